@@ -1,0 +1,17 @@
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  reactStrictMode: true,
+  poweredByHeader: false,
+  // Native or worker-heavy packages stay outside the server bundle.
+  serverExternalPackages: [
+    "@node-rs/argon2",
+    "pg",
+    "@prisma/adapter-pg",
+    "@electric-sql/pglite",
+    "@electric-sql/pglite-socket",
+  ],
+  // REST paths are part of the public contract: never redirect /v2/deployments/ <-> /v2/deployments.
+  skipTrailingSlashRedirect: true,
+};
+
+export default nextConfig;

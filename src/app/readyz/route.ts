@@ -1,0 +1,7 @@
+import { serviceEndpoints as e } from "@/server/rest/endpoints/service";
+import { methods, route } from "@/server/rest/route";
+import { checkReady } from "@/server/services/service-info";
+
+export const { GET, POST, PATCH, PUT, DELETE } = methods({
+  GET: route(e.readyz, ({ db }) => checkReady(db)),
+});

@@ -1,0 +1,26 @@
+import { z } from "zod";
+
+// Every environment variable Hangar reads, parsed once. The README's configuration table lists them.
+const schema = z.object({
+  DATABASE_URL: z.string().optional(),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HANGAR_DATA_DIR: z.string().default(".data"),
+  HANGAR_ENCRYPTION_KEY: z.string().optional(),
+  AUTH_SECRET: z.string().optional(),
+  HANGAR_MODE: z.enum(["managed", "self_hosted"]).default("managed"),
+  HANGAR_REGION: z.enum(["us", "eu", "apac", "us2"]).default("us"),
+  HANGAR_BOOTSTRAP_API_KEY: z.string().optional(),
+  HANGAR_ADMIN_EMAIL: z.string().default("admin@hangar.local"),
+  HANGAR_ADMIN_PASSWORD: z.string().default("hangar-admin"),
+  HANGAR_CODEHOST_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  HANGAR_DB_POOL_SIZE: z.coerce.number().int().positive().default(10),
+});
+
+export type Env = z.infer<typeof schema>;
+
+const parsed = schema.safeParse(process.env);
+if (!parsed.success) {
+  throw new Error(`Invalid environment: ${z.prettifyError(parsed.error)}`);
+}
+
+export const env: Env = parsed.data;

@@ -1,0 +1,23 @@
+// Runs once when the server starts: the bootstrap of contract section 2.
+export async function register() {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { env } = await import("@/env");
+  const { getDb } = await import("@/server/db");
+  const { bootstrap } = await import("@/server/services/bootstrap");
+  const { log, describeError } = await import("@/server/log");
+  if (!env.DATABASE_URL) return;
+  try {
+    const result = await bootstrap(getDb(), {
+      apiKey: env.HANGAR_BOOTSTRAP_API_KEY,
+      adminEmail: env.HANGAR_ADMIN_EMAIL,
+      adminPassword: env.HANGAR_ADMIN_PASSWORD,
+    });
+    if (result)
+      log.info("bootstrap ensured", {
+        workspace_id: result.workspaceId,
+        admin_email: env.HANGAR_ADMIN_EMAIL,
+      });
+  } catch (error) {
+    log.error("bootstrap failed", describeError(error));
+  }
+}

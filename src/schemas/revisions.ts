@@ -1,0 +1,48 @@
+import { z } from "zod";
+import { csvQuery, page, paginationQuery, timestamp, uuid } from "./common";
+import { deploymentSource, sourceRevisionConfigOutput } from "./deployments";
+
+// Revisions (contract 6).
+
+export const revisionStatuses = [
+  "CREATING",
+  "QUEUED",
+  "AWAITING_BUILD",
+  "BUILDING",
+  "AWAITING_DEPLOY",
+  "DEPLOYING",
+  "CREATE_FAILED",
+  "BUILD_FAILED",
+  "DEPLOY_FAILED",
+  "DEPLOYED",
+  "SKIPPED",
+  "INTERRUPTED",
+  "UNKNOWN",
+] as const;
+export const revisionStatus = z.enum(revisionStatuses).meta({ id: "RevisionStatus" });
+export type RevisionStatus = z.infer<typeof revisionStatus>;
+
+export const revision = z
+  .object({
+    id: uuid,
+    deployment_id: uuid,
+    number: z.number().int().min(1),
+    status: revisionStatus,
+    status_message: z.string().nullable(),
+    source: deploymentSource,
+    source_revision_config: sourceRevisionConfigOutput,
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: "Revision" });
+export type Revision = z.infer<typeof revision>;
+
+export const listRevisionsQuery = z.object({
+  ...paginationQuery,
+  status: csvQuery(revisionStatus, { description: "Comma-separated revision statuses" }),
+});
+export type ListRevisionsQuery = z.output<typeof listRevisionsQuery>;
+
+export const revisionPage = page(revision).meta({ id: "RevisionPage" });
+
+export const revisionParams = z.object({ deployment_id: uuid, revision_id: uuid });

@@ -1,0 +1,58 @@
+import { initTRPC, TRPCError } from "@trpc/server";
+import superjson from "superjson";
+import { ZodError } from "zod";
+import type { Actor } from "@/server/auth/actor";
+import type { RequestContext } from "@/server/context";
+import { AppError, errorTable, isDatabaseUnavailable } from "@/server/errors";
+import { describeError, log } from "@/server/log";
+import { toValidationIssues } from "@/server/rest/validation";
+
+const t = initTRPC.context<RequestContext>().create({
+  transformer: superjson,
+  errorFormatter({ shape, error }) {
+    const cause = error.cause;
+    const issues =
+      cause instanceof AppError
+        ? cause.issues
+        : cause instanceof ZodError
+          ? toValidationIssues("body", cause)
+          : undefined;
+    return { ...shape, data: { ...shape.data, stack: undefined, issues: issues ?? null } };
+  },
+});
+
+/** tRPC v11's next() returns a result rather than throwing: map AppError from result.error.cause. */
+const mapErrors = t.middleware(async ({ next, path, ctx }) => {
+  const result = await next();
+  if (result.ok) return result;
+  const cause = result.error.cause;
+  if (cause instanceof AppError) {
+    throw new TRPCError({ code: errorTable[cause.code].trpc, message: cause.message, cause });
+  }
+  if (result.error.code === "INTERNAL_SERVER_ERROR") {
+    const unavailable = isDatabaseUnavailable(cause);
+    log.error(unavailable ? "database unavailable" : "unhandled error", {
+      request_id: ctx.requestId,
+      procedure: path,
+      ...describeError(cause ?? result.error),
+    });
+    throw new TRPCError({
+      code: unavailable ? "SERVICE_UNAVAILABLE" : "INTERNAL_SERVER_ERROR",
+      message: unavailable
+        ? "Service unavailable: the database cannot be reached"
+        : "Internal server error",
+    });
+  }
+  return result;
+});
+
+export const createRouter = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+export const publicProcedure = t.procedure.use(mapErrors);
+
+/** Signed in, acting in a workspace: the services check the role each operation needs. */
+export const workspaceProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.actor) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in to continue" });
+  return next({ ctx: { ...ctx, actor: ctx.actor as Actor } });
+});

@@ -1,0 +1,61 @@
+import { randomBytes } from "node:crypto";
+import type { DbClient } from "@/server/db";
+import { sha256Hex } from "@/server/crypto";
+import { AppError } from "@/server/errors";
+import type { Actor } from "./actor";
+
+export const API_KEY_PREFIX = "hgr_";
+
+/** A new key: shown once; only its hash and a short visible prefix are stored. */
+export function generateApiKey(): { key: string; prefix: string; hash: string } {
+  const key = API_KEY_PREFIX + randomBytes(32).toString("base64url");
+  return { key, prefix: key.slice(0, 12), hash: hashApiKey(key) };
+}
+
+export function hashApiKey(key: string): string {
+  return sha256Hex(key);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Resolves an X-Api-Key (and X-Tenant-Id for organization keys) to an actor. The lookup is by
+ * the key's SHA-256, so no comparison of the secret itself depends on its content.
+ */
+export async function actorFromApiKey(
+  db: DbClient,
+  key: string,
+  tenantId: string | null,
+): Promise<Actor> {
+  const record = await db.apiKey.findUnique({ where: { keyHash: hashApiKey(key) } });
+  if (!record || record.revokedAt) throw new AppError("unauthorized", "Invalid API key");
+
+  let workspaceId = record.workspaceId;
+  if (!workspaceId) {
+    if (!tenantId) throw new AppError("forbidden", "requires workspace specification");
+    const workspace = UUID.test(tenantId)
+      ? await db.workspace.findFirst({
+          where: { id: tenantId, organizationId: record.organizationId },
+        })
+      : null;
+    if (!workspace)
+      throw new AppError("forbidden", "This API key has no access to the workspace in X-Tenant-Id");
+    workspaceId = workspace.id;
+  } else if (tenantId && tenantId !== workspaceId) {
+    throw new AppError("forbidden", "This API key has no access to the workspace in X-Tenant-Id");
+  }
+
+  // Best effort and off the request's critical path.
+  db.apiKey
+    .update({ where: { id: record.id }, data: { lastUsedAt: new Date() } })
+    .catch(() => undefined);
+
+  return {
+    kind: "api_key",
+    userId: record.createdById,
+    apiKeyId: record.id,
+    organizationId: record.organizationId,
+    workspaceId,
+    role: record.role,
+  };
+}

@@ -1,0 +1,68 @@
+import NextAuth, { type NextAuthConfig } from "next-auth";
+import Credentials from "next-auth/providers/credentials";
+import { z } from "zod";
+import { env } from "@/env";
+import { getDb } from "@/server/db";
+import { verifyPassword } from "./passwords";
+
+declare module "next-auth" {
+  interface Session {
+    userId: string;
+    workspaceId: string | null;
+  }
+}
+
+const credentials = z.object({ email: z.email(), password: z.string().min(1).max(1000) });
+
+const config: NextAuthConfig = {
+  secret: env.AUTH_SECRET,
+  trustHost: true,
+  session: { strategy: "jwt" },
+  pages: { signIn: "/signin" },
+  providers: [
+    Credentials({
+      credentials: {
+        email: { label: "Email", type: "email" },
+        password: { label: "Password", type: "password" },
+      },
+      async authorize(raw) {
+        const parsed = credentials.safeParse(raw);
+        if (!parsed.success) return null;
+        const user = await getDb().user.findUnique({
+          where: { email: parsed.data.email.toLowerCase() },
+        });
+        if (!user?.passwordHash || !(await verifyPassword(user.passwordHash, parsed.data.password)))
+          return null;
+        return { id: user.id, email: user.email, name: user.name };
+      },
+    }),
+  ],
+  callbacks: {
+    async jwt({ token, user, trigger, session }) {
+      if (user?.id) {
+        token.uid = user.id;
+        const first = await getDb().membership.findFirst({
+          where: { userId: user.id },
+          orderBy: { createdAt: "asc" },
+        });
+        token.workspaceId = first?.workspaceId ?? null;
+      }
+      // The workspace switcher calls update({ workspaceId }); membership is checked here.
+      const requested = (session as { workspaceId?: unknown } | undefined)?.workspaceId;
+      if (trigger === "update" && typeof requested === "string" && typeof token.uid === "string") {
+        const member = await getDb().membership.findFirst({
+          where: { userId: token.uid, workspaceId: requested },
+        });
+        if (member) token.workspaceId = requested;
+      }
+      return token;
+    },
+    session({ session, token }) {
+      session.userId = String(token.uid ?? "");
+      session.workspaceId = (token.workspaceId as string | null | undefined) ?? null;
+      return session;
+    },
+  },
+};
+
+export const { handlers, auth, signIn, signOut } = NextAuth(config);

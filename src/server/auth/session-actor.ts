@@ -1,0 +1,29 @@
+import type { DbClient } from "@/server/db";
+import type { Actor } from "./actor";
+
+/**
+ * A signed-in user acts in their current workspace with the role their membership gives now,
+ * so removing a member takes effect on their next request.
+ */
+export async function actorFromSession(
+  db: DbClient,
+  session: { userId: string; workspaceId?: string | null },
+): Promise<Actor | null> {
+  const membership = await db.membership.findFirst({
+    where: {
+      userId: session.userId,
+      ...(session.workspaceId ? { workspaceId: session.workspaceId } : {}),
+    },
+    include: { workspace: { select: { organizationId: true } } },
+    orderBy: { createdAt: "asc" },
+  });
+  if (!membership) return null;
+  return {
+    kind: "user",
+    userId: session.userId,
+    apiKeyId: null,
+    organizationId: membership.workspace.organizationId,
+    workspaceId: membership.workspaceId,
+    role: membership.role,
+  };
+}

@@ -1,0 +1,41 @@
+import { auth } from "@/server/auth/nextauth";
+import { actorFromApiKey } from "@/server/auth/api-keys";
+import type { Actor } from "@/server/auth/actor";
+import { actorFromSession } from "@/server/auth/session-actor";
+import { getDb, type Db } from "@/server/db";
+
+/** What every request carries into the services, whichever door it came through. */
+export interface RequestContext {
+  db: Db;
+  requestId: string;
+  actor: Actor | null;
+}
+
+async function sessionActor(db: Db): Promise<Actor | null> {
+  const session = await auth();
+  if (!session?.userId) return null;
+  return actorFromSession(db, { userId: session.userId, workspaceId: session.workspaceId });
+}
+
+function withRequestId(actor: Actor | null, requestId: string): Actor | null {
+  return actor ? { ...actor, requestId } : null;
+}
+
+/** REST: an API key (X-Api-Key, X-Tenant-Id) first, else the signed-in session. */
+export async function createRestContext(
+  headers: Headers,
+  requestId: string,
+): Promise<RequestContext> {
+  const db = getDb();
+  const key = headers.get("x-api-key");
+  const actor = key
+    ? await actorFromApiKey(db, key, headers.get("x-tenant-id"))
+    : await sessionActor(db);
+  return { db, requestId, actor: withRequestId(actor, requestId) };
+}
+
+/** tRPC (the dashboard's door): the signed-in session only. */
+export async function createSessionContext(requestId: string): Promise<RequestContext> {
+  const db = getDb();
+  return { db, requestId, actor: withRequestId(await sessionActor(db), requestId) };
+}

@@ -1,0 +1,44 @@
+import type { z } from "zod";
+
+export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+
+/**
+ * One REST operation, described once: the route handler parses with these schemas and the
+ * OpenAPI document is generated from them.
+ */
+export interface Endpoint<
+  P extends z.ZodObject | undefined = z.ZodObject | undefined,
+  Q extends z.ZodObject | undefined = z.ZodObject | undefined,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+  R extends z.ZodType | undefined = z.ZodType | undefined,
+> {
+  method: HttpMethod;
+  /** OpenAPI path template, e.g. `/v2/deployments/{deployment_id}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  /** `public` endpoints need no credentials; every other one needs an API key or a session. */
+  auth?: "public";
+  params?: P;
+  query?: Q;
+  body?: B;
+  response?: R;
+  status: 200 | 201 | 204;
+  /** Error statuses this operation can answer with, besides 401/422/429/500 which all have. */
+  errors: number[];
+  /** Extra documented success statuses (e.g. 207 for a partial bulk delete). */
+  alsoReturns?: { status: number; description: string }[];
+  /** Request/response headers this operation reads or sets (documented in OpenAPI). */
+  headers?: { ifMatch?: boolean; etag?: boolean };
+}
+
+export function defineEndpoint<
+  P extends z.ZodObject | undefined = undefined,
+  Q extends z.ZodObject | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+  R extends z.ZodType | undefined = undefined,
+>(endpoint: Endpoint<P, Q, B, R>): Endpoint<P, Q, B, R> {
+  return endpoint;
+}

@@ -1,0 +1,39 @@
+import { AppError, isDatabaseUnavailable } from "@/server/errors";
+import { describeError, log } from "@/server/log";
+
+export function jsonResponse(
+  body: unknown,
+  status: number,
+  requestId: string,
+  headers: Record<string, string> = {},
+) {
+  const init = { status, headers: { "x-request-id": requestId, ...headers } };
+  if (status === 204 || body === undefined) return new Response(null, init);
+  return Response.json(body, init);
+}
+
+/** The contract's error bodies (FastAPI-compatible). Unknown failures are logged, never shown. */
+export function errorResponse(
+  error: unknown,
+  requestId: string,
+  where: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Response {
+  if (error instanceof AppError) {
+    const body = error.issues
+      ? { detail: error.issues }
+      : { detail: error.message, code: error.code };
+    return jsonResponse(body, error.status, requestId, headers);
+  }
+  if (isDatabaseUnavailable(error)) {
+    log.error("database unavailable", { request_id: requestId, ...where, ...describeError(error) });
+    return jsonResponse(
+      { detail: "Service unavailable: the database cannot be reached", code: "unavailable" },
+      503,
+      requestId,
+      headers,
+    );
+  }
+  log.error("unhandled error", { request_id: requestId, ...where, ...describeError(error) });
+  return jsonResponse({ detail: "Internal server error" }, 500, requestId, headers);
+}

@@ -1,0 +1,166 @@
+import type { NextRequest } from "next/server";
+import type { z } from "zod";
+import type { Actor } from "@/server/auth/actor";
+import { createRestContext } from "@/server/context";
+import { getDb, type Db } from "@/server/db";
+import { AppError } from "@/server/errors";
+import type { Endpoint, HttpMethod } from "./endpoint";
+import { errorResponse, jsonResponse } from "./responses";
+import { parseOrThrow } from "./validation";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
+type Part<E, K extends "params" | "query" | "body" | "response"> =
+  E extends Endpoint<infer P, infer Q, infer B, infer R>
+    ? { params: P; query: Q; body: B; response: R }[K]
+    : never;
+
+export interface HandlerArgs<E extends Endpoint> {
+  db: Db;
+  actor: Actor;
+  params: Out<Part<E, "params">>;
+  query: Out<Part<E, "query">>;
+  body: Out<Part<E, "body">>;
+  headers: Headers;
+  requestId: string;
+}
+
+/** What a handler may return: the response body, or a body with a status and headers. */
+export type HandlerResult<E extends Endpoint> =
+  | (Part<E, "response"> extends z.ZodType ? z.input<Part<E, "response">> : void)
+  | { $status: number; $headers?: Record<string, string>; body: unknown };
+
+type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
+export type RouteHandler = (req: NextRequest, ctx: RouteContext) => Promise<Response>;
+
+/**
+ * The REST door: authenticate -> parse path, query and body -> call the service -> JSON.
+ * Handlers hold no logic; every error becomes the contract's body in `errorResponse`.
+ */
+export function route<E extends Endpoint>(
+  endpoint: E,
+  handler: (args: HandlerArgs<E>) => Promise<HandlerResult<E>>,
+): RouteHandler {
+  return async (req, routeCtx) => {
+    const requestId = req.headers.get("x-request-id") ?? crypto.randomUUID();
+    try {
+      const rawBody = endpoint.body ? await readJsonBody(req) : undefined;
+      const context =
+        endpoint.auth === "public"
+          ? { db: getDb(), requestId, actor: null }
+          : await createRestContext(req.headers, requestId);
+      const actor = context.actor;
+      if (!actor && endpoint.auth !== "public") {
+        throw new AppError(
+          "unauthorized",
+          "Missing credentials: send an X-Api-Key header or sign in",
+        );
+      }
+      if (actor?.kind === "user" && endpoint.method !== "GET") assertSameOrigin(req);
+
+      const rawParams = await routeCtx.params;
+      const params = endpoint.params ? parseOrThrow("path", endpoint.params, rawParams) : undefined;
+      const query = endpoint.query
+        ? parseOrThrow("query", endpoint.query, Object.fromEntries(req.nextUrl.searchParams))
+        : undefined;
+      const body = endpoint.body ? parseOrThrow("body", endpoint.body, rawBody) : undefined;
+
+      const result = await handler({
+        db: context.db,
+        actor: actor as Actor,
+        params: params as HandlerArgs<E>["params"],
+        query: query as HandlerArgs<E>["query"],
+        body: body as HandlerArgs<E>["body"],
+        headers: req.headers,
+        requestId,
+      });
+      if (result && typeof result === "object" && "$status" in result) {
+        return jsonResponse(result.body, result.$status, requestId, result.$headers);
+      }
+      return jsonResponse(endpoint.status === 204 ? undefined : result, endpoint.status, requestId);
+    } catch (error) {
+      return errorResponse(error, requestId, { method: endpoint.method, path: endpoint.path });
+    }
+  };
+}
+
+/** Fills every method a path does not implement with a 405 that names the ones it does. */
+export function methods(
+  handlers: Partial<Record<HttpMethod, RouteHandler>>,
+): Record<HttpMethod, RouteHandler> {
+  const allow = Object.keys(handlers).join(", ");
+  const notAllowed: RouteHandler = async (req) => {
+    const requestId = req.headers.get("x-request-id") ?? crypto.randomUUID();
+    return errorResponse(
+      new AppError("method_not_allowed", "Method Not Allowed"),
+      requestId,
+      {},
+      { Allow: allow },
+    );
+  };
+  return {
+    GET: handlers.GET ?? notAllowed,
+    POST: handlers.POST ?? notAllowed,
+    PATCH: handlers.PATCH ?? notAllowed,
+    PUT: handlers.PUT ?? notAllowed,
+    DELETE: handlers.DELETE ?? notAllowed,
+  };
+}
+
+async function readJsonBody(req: NextRequest): Promise<unknown> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES)
+    throw new AppError("payload_too_large", "Request body is larger than 1 MiB");
+  const type = req.headers.get("content-type") ?? "";
+  const text = await readLimited(req);
+  if (text.trim() === "" && !type) return undefined;
+  if (!/^application\/([\w.+-]*\+)?json\b/i.test(type.trim())) {
+    throw new AppError(
+      "unsupported_media_type",
+      "Request body must be JSON (Content-Type: application/json)",
+    );
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new AppError("validation", "Malformed JSON", [
+      {
+        loc: ["body", 0],
+        msg: `JSON decode error: ${(error as Error).message}`,
+        type: "json_invalid",
+      },
+    ]);
+  }
+}
+
+/** Reads the body, stopping as soon as it passes the limit (Content-Length can lie or be absent). */
+async function readLimited(req: NextRequest): Promise<string> {
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw new AppError("payload_too_large", "Request body is larger than 1 MiB");
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** Cookie-authenticated writes must come from our own pages (CSRF). */
+function assertSameOrigin(req: NextRequest): void {
+  const site = req.headers.get("sec-fetch-site");
+  if (site && site !== "same-origin" && site !== "none") {
+    throw new AppError("forbidden", "Cross-site requests cannot use a browser session");
+  }
+  const origin = req.headers.get("origin");
+  if (origin && new URL(origin).host !== req.headers.get("host")) {
+    throw new AppError("forbidden", "Cross-site requests cannot use a browser session");
+  }
+}

@@ -1,0 +1,69 @@
+import type { Db } from "@/server/db";
+import { hashApiKey } from "@/server/auth/api-keys";
+import { hashPassword } from "@/server/auth/passwords";
+
+export const DEFAULT_ORGANIZATION = "Default organization";
+export const DEFAULT_WORKSPACE = "Default workspace";
+
+export interface BootstrapOptions {
+  apiKey?: string;
+  adminEmail: string;
+  adminPassword: string;
+}
+
+/**
+ * Idempotently ensures the default organization and workspace, an admin user (when the
+ * installation has no users yet, or a bootstrap key is given) and the bootstrap admin API key.
+ */
+export async function bootstrap(
+  db: Db,
+  options: BootstrapOptions,
+): Promise<{ workspaceId: string } | null> {
+  const users = await db.user.count();
+  if (users > 0 && !options.apiKey) return null;
+  const passwordHash = await hashPassword(options.adminPassword);
+
+  return db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(4242001)`;
+    let organization = await tx.organization.findFirst({
+      where: { name: DEFAULT_ORGANIZATION },
+      orderBy: { createdAt: "asc" },
+    });
+    organization ??= await tx.organization.create({ data: { name: DEFAULT_ORGANIZATION } });
+    let workspace = await tx.workspace.findFirst({
+      where: { organizationId: organization.id, name: DEFAULT_WORKSPACE },
+      orderBy: { createdAt: "asc" },
+    });
+    workspace ??= await tx.workspace.create({
+      data: { organizationId: organization.id, name: DEFAULT_WORKSPACE },
+    });
+
+    const email = options.adminEmail.toLowerCase();
+    let admin = await tx.user.findUnique({ where: { email } });
+    admin ??= await tx.user.create({ data: { email, name: "Admin", passwordHash } });
+    await tx.membership.upsert({
+      where: { userId_workspaceId: { userId: admin.id, workspaceId: workspace.id } },
+      create: { userId: admin.id, workspaceId: workspace.id, role: "admin" },
+      update: {},
+    });
+
+    if (options.apiKey) {
+      const keyHash = hashApiKey(options.apiKey);
+      const existing = await tx.apiKey.findUnique({ where: { keyHash } });
+      if (!existing) {
+        await tx.apiKey.create({
+          data: {
+            organizationId: organization.id,
+            workspaceId: workspace.id,
+            name: "Bootstrap key",
+            role: "admin",
+            prefix: options.apiKey.slice(0, 12),
+            keyHash,
+            createdById: admin.id,
+          },
+        });
+      }
+    }
+    return { workspaceId: workspace.id };
+  });
+}

@@ -1,0 +1,18 @@
+import packageJson from "../../../package.json" with { type: "json" };
+import { env } from "@/env";
+import type { Db } from "@/server/db";
+import { AppError } from "@/server/errors";
+
+export function getInfo() {
+  return { version: packageJson.version, mode: env.HANGAR_MODE, region: env.HANGAR_REGION };
+}
+
+/** Ready when the database answers. */
+export async function checkReady(db: Db): Promise<{ status: "ok" }> {
+  try {
+    await db.$queryRaw`SELECT 1`;
+  } catch {
+    throw new AppError("unavailable", "Database unreachable");
+  }
+  return { status: "ok" };
+}

@@ -1,0 +1,36 @@
+import type { TestProject } from "vitest/node";
+import { buildIfStale } from "../../scripts/build-if-stale";
+import { createTestDatabase } from "../helpers/database";
+import { startServer, testSecrets } from "../helpers/server";
+import { ensurePostgres, ensureRedis, REDIS_URL } from "../helpers/services";
+
+export const BOOTSTRAP_KEY = "hgr_integration_bootstrap_key_0123456789";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseUrl: string;
+    testEnv: Record<string, string>;
+  }
+}
+
+/** One throwaway database and one built server for the whole integration run. */
+export default async function setup(project: TestProject) {
+  await ensurePostgres();
+  await ensureRedis();
+  const database = await createTestDatabase();
+  buildIfStale();
+  const env = {
+    ...testSecrets,
+    DATABASE_URL: database.url,
+    REDIS_URL,
+    HANGAR_BOOTSTRAP_API_KEY: BOOTSTRAP_KEY,
+    HANGAR_MODE: "managed",
+  };
+  const server = await startServer(env);
+  project.provide("baseUrl", server.url);
+  project.provide("testEnv", env);
+  return async () => {
+    await server.stop();
+    if (process.env.KEEP_TEST_DB !== "1") await database.drop();
+  };
+}

@@ -1,7 +1,9 @@
+import { deploymentsRouter } from "./routers/deployments";
 import { tagsRouter } from "./routers/tags";
 import { createCallerFactory, createRouter } from "./trpc";
 
 export const appRouter = createRouter({
+  deployments: deploymentsRouter,
   tags: tagsRouter,
 });
 

@@ -1,8 +1,14 @@
+import { deploymentEndpoints } from "./deployments";
+import { revisionEndpoints } from "./revisions";
 import { serviceEndpoints } from "./service";
 import { tagEndpoints } from "./tags";
+import { templateEndpoints } from "./templates";
 
 /** Every REST operation, for the OpenAPI document and the fuzz test. Add each domain's group here. */
 export const endpointGroups = {
   service: serviceEndpoints,
+  deployments: deploymentEndpoints,
+  revisions: revisionEndpoints,
+  templates: templateEndpoints,
   tags: tagEndpoints,
 };

@@ -1,0 +1,14 @@
+import { withEtag } from "@/server/rest/etag";
+import { deploymentEndpoints as e } from "@/server/rest/endpoints/deployments";
+import { methods, route } from "@/server/rest/route";
+import { deleteDeployment } from "@/server/services/deployments/delete";
+import { getDeployment } from "@/server/services/deployments/read";
+
+export const { GET, POST, PATCH, PUT, DELETE } = methods({
+  GET: route(e.get, async ({ db, actor, params }) =>
+    withEtag(await getDeployment(db, actor, params.deployment_id)),
+  ),
+  DELETE: route(e.delete, ({ db, actor, params }) =>
+    deleteDeployment(db, actor, params.deployment_id),
+  ),
+});

@@ -1,0 +1,14 @@
+import { deploymentEndpoints as e } from "@/server/rest/endpoints/deployments";
+import { methods, route } from "@/server/rest/route";
+import { createDeployment } from "@/server/services/deployments/create";
+import { bulkDeleteDeployments } from "@/server/services/deployments/delete";
+import { listDeployments } from "@/server/services/deployments/list";
+
+export const { GET, POST, PATCH, PUT, DELETE } = methods({
+  GET: route(e.list, ({ db, actor, query }) => listDeployments(db, actor, query)),
+  POST: route(e.create, ({ db, actor, body }) => createDeployment(db, actor, body)),
+  DELETE: route(e.bulkDelete, async ({ db, actor, query }) => {
+    const result = await bulkDeleteDeployments(db, actor, query.deployment_ids);
+    return { $status: result.results.every((r) => r.status === 204) ? 200 : 207, body: result };
+  }),
+});

@@ -1,0 +1,39 @@
+import { z } from "zod";
+import { uuid } from "@/schemas/common";
+import {
+  createDeploymentBody,
+  deployment,
+  deploymentPage,
+  listDeploymentsQuery,
+} from "@/schemas/deployments";
+import { template } from "@/schemas/templates";
+import { createDeployment } from "@/server/services/deployments/create";
+import { bulkDeleteDeployments, deleteDeployment } from "@/server/services/deployments/delete";
+import { listDeployments } from "@/server/services/deployments/list";
+import { getDeployment } from "@/server/services/deployments/read";
+import { listTemplates } from "@/server/services/templates";
+import { createRouter, workspaceProcedure } from "../trpc";
+
+const versionedDeployment = z.object({ deployment, etag: z.string() });
+
+export const deploymentsRouter = createRouter({
+  list: workspaceProcedure
+    .input(listDeploymentsQuery)
+    .output(deploymentPage)
+    .query(({ ctx, input }) => listDeployments(ctx.db, ctx.actor, input)),
+  get: workspaceProcedure
+    .input(z.object({ id: uuid }))
+    .output(versionedDeployment)
+    .query(({ ctx, input }) => getDeployment(ctx.db, ctx.actor, input.id)),
+  create: workspaceProcedure
+    .input(createDeploymentBody)
+    .output(deployment)
+    .mutation(({ ctx, input }) => createDeployment(ctx.db, ctx.actor, input)),
+  delete: workspaceProcedure
+    .input(z.object({ id: uuid }))
+    .mutation(({ ctx, input }) => deleteDeployment(ctx.db, ctx.actor, input.id)),
+  bulkDelete: workspaceProcedure
+    .input(z.object({ ids: z.array(uuid).min(1).max(100) }))
+    .mutation(({ ctx, input }) => bulkDeleteDeployments(ctx.db, ctx.actor, input.ids)),
+  templates: workspaceProcedure.output(z.array(template)).query(() => listTemplates()),
+});

@@ -1,0 +1,103 @@
+import { env } from "@/env";
+import type { CreateDeploymentInput, Deployment } from "@/schemas/deployments";
+import { requireRole, type Actor } from "@/server/auth/actor";
+import type { Db } from "@/server/db";
+import { conflict, isUniqueViolation, notFound } from "@/server/errors";
+import { recordAudit } from "../audit";
+import { resolveTagValues } from "../tags";
+import { findTemplate } from "../templates";
+import {
+  checkBuildOnPush,
+  checkScales,
+  mergeSourceConfig,
+  mergeSourceRevisionConfig,
+} from "./config";
+import { findDeployment } from "./find";
+import { cutRevision } from "./revisions-cut";
+import { mergeSecrets } from "./secrets";
+import { asJson, emptySourceConfig, emptySourceRevisionConfig, toDeployment } from "./serialize";
+import { checkMode, checkSourceFields } from "./source-rules";
+
+/**
+ * Creates a deployment in AWAITING_DATABASE with its first revision QUEUED (contract 5.2).
+ * Rules are checked before anything is written; the row, secrets, tags, revision and audit
+ * entry land in one transaction.
+ */
+export async function createDeployment(
+  db: Db,
+  actor: Actor,
+  input: CreateDeploymentInput,
+): Promise<Deployment> {
+  requireRole(actor, "editor");
+  checkMode(env.HANGAR_MODE, input.source);
+  checkSourceFields(input.source, input, { requireAll: true });
+
+  const sourceConfig = mergeSourceConfig(emptySourceConfig, input.source_config);
+  const sourceRevisionConfig = mergeSourceRevisionConfig(
+    emptySourceRevisionConfig,
+    input.source_revision_config,
+  );
+  checkScales(sourceConfig.resource_spec, sourceConfig.deployment_type);
+  checkBuildOnPush(sourceConfig, sourceRevisionConfig);
+
+  if (input.source === "internal_template" && !findTemplate(sourceConfig.template_id ?? "")) {
+    throw notFound(`Template ${sourceConfig.template_id} not found.`);
+  }
+  if (sourceConfig.integration_id) {
+    const integration = await db.codehostIntegration.findFirst({
+      where: { id: sourceConfig.integration_id, organizationId: actor.organizationId },
+      select: { id: true },
+    });
+    if (!integration) throw notFound(`Integration ${sourceConfig.integration_id} not found.`);
+  }
+  const tags = await resolveTagValues(db, actor, input.tag_value_ids ?? []);
+  const secrets = mergeSecrets([], input.secrets ?? []);
+
+  try {
+    const id = await db.$transaction(async (tx) => {
+      const row = await tx.deployment.create({
+        data: {
+          workspaceId: actor.workspaceId,
+          name: input.name,
+          source: input.source,
+          deploymentType: sourceConfig.deployment_type,
+          sourceConfig: asJson(sourceConfig),
+          sourceRevisionConfig: asJson(sourceRevisionConfig),
+          integrationId: sourceConfig.integration_id,
+          repoUrl: sourceConfig.repo_url,
+          listenerId: sourceConfig.listener_id,
+          imageVersion: input.image_version ?? null,
+          secrets: {
+            create: secrets.map((s) => ({ name: s.name, valueEncrypted: s.value_encrypted })),
+          },
+          secretReferences: {
+            create: (input.secret_references ?? []).map((r) => ({
+              name: r.name,
+              secretName: r.secret_name,
+              secretKey: r.secret_key,
+            })),
+          },
+          tags: { create: tags },
+        },
+      });
+      const revision = await cutRevision(tx, row.id, {
+        source: input.source,
+        sourceConfig,
+        sourceRevisionConfig,
+        secrets,
+      });
+      await recordAudit(tx, actor, {
+        action: "deployment.create",
+        targetType: "deployment",
+        targetId: row.id,
+        data: { name: row.name, source: row.source, revision: revision.number },
+      });
+      return row.id;
+    });
+    return toDeployment(await findDeployment(db, actor, id));
+  } catch (error) {
+    if (isUniqueViolation(error))
+      throw conflict(`Deployment with name ${input.name} already exists.`);
+    throw error;
+  }
+}

@@ -1,0 +1,44 @@
+import type { BulkDeleteResult } from "@/schemas/deployments";
+import { requireRole, type Actor } from "@/server/auth/actor";
+import type { Db } from "@/server/db";
+import { AppError } from "@/server/errors";
+import { recordAudit } from "../audit";
+import { lockDeployment } from "./find";
+
+/**
+ * Deletes a deployment. Until the revision engine tears runtimes down, this completes at once:
+ * the row goes (204, then 404) and the name is free again.
+ */
+export async function deleteDeployment(db: Db, actor: Actor, id: string): Promise<void> {
+  requireRole(actor, "editor");
+  await db.$transaction(async (tx) => {
+    const row = await lockDeployment(tx, actor, id);
+    await tx.deployment.delete({ where: { id: row.id } });
+    await recordAudit(tx, actor, {
+      action: "deployment.delete",
+      targetType: "deployment",
+      targetId: row.id,
+      data: { name: row.name },
+    });
+  });
+}
+
+/** Deletes each id on its own: one failure does not stop the others (200, or 207 when some failed). */
+export async function bulkDeleteDeployments(
+  db: Db,
+  actor: Actor,
+  ids: string[],
+): Promise<BulkDeleteResult> {
+  requireRole(actor, "editor");
+  const results: BulkDeleteResult["results"] = [];
+  for (const id of [...new Set(ids)]) {
+    try {
+      await deleteDeployment(db, actor, id);
+      results.push({ id, status: 204, detail: null });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      results.push({ id, status: error.status, detail: error.message });
+    }
+  }
+  return { results };
+}

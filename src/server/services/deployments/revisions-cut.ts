@@ -1,0 +1,40 @@
+import type { DeploymentSource } from "@/generated/prisma/client";
+import type { SourceConfig, SourceRevisionConfig } from "@/schemas/deployments";
+import type { DbClient } from "@/server/db";
+import type { StoredSecret } from "./secrets";
+import { asJson } from "./serialize";
+
+export interface RevisionSnapshot {
+  source: DeploymentSource;
+  sourceConfig: SourceConfig;
+  sourceRevisionConfig: SourceRevisionConfig;
+  secrets: StoredSecret[];
+}
+
+/**
+ * Records a new revision (number = previous + 1, status QUEUED) holding the whole
+ * configuration, and makes it the deployment's latest. Call with the deployment row locked.
+ */
+export async function cutRevision(tx: DbClient, deploymentId: string, snapshot: RevisionSnapshot) {
+  const last = await tx.revision.findFirst({
+    where: { deploymentId },
+    orderBy: { number: "desc" },
+    select: { number: true },
+  });
+  const revision = await tx.revision.create({
+    data: {
+      deploymentId,
+      number: (last?.number ?? 0) + 1,
+      status: "QUEUED",
+      source: snapshot.source,
+      sourceConfig: asJson(snapshot.sourceConfig),
+      sourceRevisionConfig: asJson({ ...snapshot.sourceRevisionConfig, repo_commit_sha: null }),
+      secretsEncrypted: asJson(snapshot.secrets),
+    },
+  });
+  await tx.deployment.update({
+    where: { id: deploymentId },
+    data: { latestRevisionId: revision.id },
+  });
+  return revision;
+}

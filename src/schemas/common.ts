@@ -3,6 +3,14 @@ import { z } from "zod";
 // Building blocks shared by every domain's schemas. No server imports here.
 
 export const uuid = z.uuid();
+
+/** How a query parameter given as text is documented: replaces the rendered JSON Schema. */
+export function documentedAs(schema: Record<string, unknown>) {
+  return ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+    for (const key of Object.keys(jsonSchema)) delete jsonSchema[key];
+    Object.assign(jsonSchema, schema);
+  };
+}
 export const timestamp = z.iso
   .datetime({ offset: true })
   .meta({ example: "2026-11-22T10:00:00.000Z" });
@@ -18,7 +26,7 @@ export function intQuery(opts: { min: number; max?: number; default: number }) {
     .pipe(n)
     .optional()
     .transform((v) => v ?? opts.default)
-    .meta({ type: "integer", minimum: opts.min, maximum: opts.max, default: opts.default });
+    .meta({ override: documentedAs({ type: "integer", minimum: opts.min, maximum: opts.max, default: opts.default }) });
 }
 
 /** A comma-separated list in one query parameter ("a,b,c"). Blank items are ignored. */
@@ -37,7 +45,7 @@ export function csvQuery<T extends z.ZodType<unknown, string>>(
     )
     .pipe(list)
     .optional()
-    .meta({ type: "string", description: opts.description });
+    .meta({ override: documentedAs({ type: "string", description: opts.description }) });
 }
 
 /** A boolean query flag: true/false (also 1/0). */
@@ -45,7 +53,7 @@ export const boolQuery = z
   .enum(["true", "false", "1", "0"])
   .transform((v) => v === "true" || v === "1")
   .optional()
-  .meta({ type: "boolean" });
+  .meta({ override: documentedAs({ type: "boolean" }) });
 
 /** The contract's list envelope: a page and the offset of the next one. */
 export function page<T extends z.ZodType>(item: T) {

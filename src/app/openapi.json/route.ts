@@ -1,0 +1,5 @@
+import { openApiDocument } from "@/server/openapi/document";
+
+export function GET() {
+  return Response.json(openApiDocument());
+}

@@ -1,0 +1,107 @@
+import { z } from "zod";
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
+import packageJson from "../../../package.json" with { type: "json" };
+import { errorBody, validationErrorBody } from "@/schemas/common";
+import type { Endpoint } from "@/server/rest/endpoint";
+import { endpointGroups } from "@/server/rest/endpoints";
+
+// The OpenAPI 3.1 document, generated from the same endpoint declarations and zod schemas that
+// validate requests, so the two cannot drift.
+
+const errorDescriptions: Record<number, string> = {
+  400: "A semantic rule was broken (e.g. a field the source does not allow, an immutable field changed)",
+  401: "Missing or invalid credentials",
+  403: "Valid credentials without the right (viewer keys may only read), or no workspace specified",
+  404: "Not found (also another workspace's or organization's object)",
+  409: "Name or id conflict",
+  412: "If-Match does not match the current ETag",
+  413: "Body over 1 MiB",
+  415: "Body that is not JSON",
+  429: "Rate limit exceeded",
+  500: "Internal server error (the X-Request-Id links it to the log)",
+  502: "The code host failed or refused",
+  503: "The database is unreachable",
+};
+
+const json = (schema: z.ZodType) => ({ "application/json": { schema } });
+const requestIdHeader = z.object({ "x-request-id": z.string().meta({ description: "Echoes a valid incoming X-Request-Id, else a new id" }) });
+
+function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
+  const responses: ZodOpenApiOperationObject["responses"] = {
+    [String(endpoint.status)]: {
+      description: endpoint.status === 204 ? "Done" : "Success",
+      headers: endpoint.headers?.etag
+        ? requestIdHeader.extend({ etag: z.string().meta({ description: "Send back as If-Match to change safely" }) })
+        : requestIdHeader,
+      ...(endpoint.response && endpoint.status !== 204 ? { content: json(endpoint.response) } : {}),
+    },
+  };
+  for (const extra of endpoint.alsoReturns ?? []) {
+    responses[String(extra.status) as `2${string}`] = {
+      description: extra.description,
+      ...(endpoint.response ? { content: json(endpoint.response) } : {}),
+    };
+  }
+  const validates = Boolean(endpoint.params || endpoint.query || endpoint.body);
+  const statuses = new Set([...endpoint.errors, 429, 500]);
+  if (endpoint.auth !== "public") statuses.add(401);
+  if (endpoint.body) [413, 415].forEach((s) => statuses.add(s));
+  for (const status of [...statuses].sort()) {
+    responses[String(status) as `4${string}`] = { description: errorDescriptions[status] ?? "Error", content: json(errorBody) };
+  }
+  if (validates) {
+    responses["422"] = { description: "Validation error (loc starts with body, query, path or header)", content: json(validationErrorBody) };
+  }
+
+  const header = endpoint.headers?.ifMatch
+    ? z.object({ "if-match": z.string().optional().meta({ description: "The ETag of the version being changed" }) })
+    : undefined;
+  return {
+    operationId: endpoint.operationId,
+    summary: endpoint.summary,
+    ...(endpoint.description ? { description: endpoint.description } : {}),
+    tags: [endpoint.tag],
+    ...(endpoint.auth === "public" ? { security: [] } : {}),
+    requestParams: {
+      ...(endpoint.params ? { path: endpoint.params } : {}),
+      ...(endpoint.query ? { query: endpoint.query } : {}),
+      ...(header ? { header } : {}),
+    },
+    ...(endpoint.body ? { requestBody: { required: true, content: json(endpoint.body) } } : {}),
+    responses,
+  };
+}
+
+export function buildOpenApiDocument() {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const group of Object.values(endpointGroups)) {
+    for (const endpoint of Object.values(group) as Endpoint[]) {
+      paths[endpoint.path] ??= {};
+      paths[endpoint.path]![endpoint.method.toLowerCase() as "get"] = operation(endpoint);
+    }
+  }
+  return createDocument(
+    {
+      openapi: "3.1.0",
+      info: {
+        title: "Hangar API",
+        version: packageJson.version,
+        description:
+          "Manage agent deployments, their revisions, OAuth providers and code-host integrations. Authenticate with `X-Api-Key`; organization-scoped keys also send `X-Tenant-Id`.",
+      },
+      components: {
+        securitySchemes: {
+          ApiKey: { type: "apiKey", in: "header", name: "X-Api-Key" },
+        },
+      },
+      security: [{ ApiKey: [] }],
+      paths,
+    },
+  );
+}
+
+let cached: ReturnType<typeof buildOpenApiDocument> | undefined;
+export function openApiDocument() {
+  cached ??= buildOpenApiDocument();
+  return cached;
+}

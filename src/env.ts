@@ -14,6 +14,8 @@ const schema = z.object({
   HANGAR_ADMIN_PASSWORD: z.string().default("hangar-admin"),
   HANGAR_CODEHOST_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   HANGAR_DB_POOL_SIZE: z.coerce.number().int().positive().default(10),
+  /** Serves /bench/baseline for the benchmarks in bench/. */
+  HANGAR_BENCH: z.stringbool().default(false),
 });
 
 export type Env = z.infer<typeof schema>;

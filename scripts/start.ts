@@ -12,6 +12,7 @@ const dataDir = path.resolve(process.env.HANGAR_DATA_DIR ?? ".data");
 const port = process.env.PORT ?? "3000";
 
 await ensureLocalSecrets(dataDir);
+const embedded = !process.env.DATABASE_URL;
 const database = await resolveDatabase(dataDir);
 process.env.DATABASE_URL = database.url;
 const { applied } = await migrate(database.url);
@@ -26,9 +27,8 @@ const next = spawn(
     env: { ...process.env, HANGAR_DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1" },
   },
 );
-console.log(
-  `Hangar is starting on http://localhost:${port} (${process.env.HANGAR_DB_LABEL ?? (database.url.includes("127.0.0.1") && !process.env.HANGAR_EXTERNAL_DB ? "database ready" : "database ready")})`,
-);
+const where = embedded ? `embedded PGlite in ${dataDir}` : "PostgreSQL from DATABASE_URL";
+console.log(`Hangar is starting on http://localhost:${port} (${where})`);
 
 let stopping = false;
 async function stop(code: number) {

@@ -1,8 +1,12 @@
+import { integrationsRouter } from "./routers/integrations";
+import { oauthProvidersRouter } from "./routers/oauth-providers";
 import { tagsRouter } from "./routers/tags";
 import { createCallerFactory, createRouter } from "./trpc";
 
 export const appRouter = createRouter({
   tags: tagsRouter,
+  oauthProviders: oauthProvidersRouter,
+  integrations: integrationsRouter,
 });
 
 export type AppRouter = typeof appRouter;

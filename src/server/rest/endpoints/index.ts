@@ -1,8 +1,12 @@
 import { serviceEndpoints } from "./service";
 import { tagEndpoints } from "./tags";
+import { oauthProviderEndpoints } from "./oauth-providers";
+import { codehostIntegrationEndpoints } from "./codehost-integrations";
 
 /** Every REST operation, for the OpenAPI document and the fuzz test. Add each domain's group here. */
 export const endpointGroups = {
   service: serviceEndpoints,
   tags: tagEndpoints,
+  oauthProviders: oauthProviderEndpoints,
+  codehostIntegrations: codehostIntegrationEndpoints,
 };

@@ -17,7 +17,7 @@ console.log(`Code host listening.
   api_base_url  ${server.url}
   token         ${token}
 
-Repositories (branches main and dev, langgraph.json at the root):
+Repositories (branches main and dev; langgraph.json at the root except in Zeta/no-config):
 ${server.repos
   .slice(0, 10)
   .map((r) => `  ${r.owner}/${r.name}`)

@@ -125,6 +125,9 @@ describe("codehost client", () => {
     await gone.stop();
     await expect(
       createCodehostClient(gone.url, { kind: "token", token: "x" }).listRepositories(),
-    ).rejects.toMatchObject({ code: "bad_gateway", message: "The code host could not be reached." });
+    ).rejects.toMatchObject({
+      code: "bad_gateway",
+      message: "The code host could not be reached.",
+    });
   });
 });

@@ -1,10 +1,14 @@
 import { deploymentsRouter } from "./routers/deployments";
+import { integrationsRouter } from "./routers/integrations";
+import { oauthProvidersRouter } from "./routers/oauth-providers";
 import { tagsRouter } from "./routers/tags";
 import { createCallerFactory, createRouter } from "./trpc";
 
 export const appRouter = createRouter({
   deployments: deploymentsRouter,
   tags: tagsRouter,
+  oauthProviders: oauthProvidersRouter,
+  integrations: integrationsRouter,
 });
 
 export type AppRouter = typeof appRouter;

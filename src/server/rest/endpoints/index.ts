@@ -3,6 +3,8 @@ import { revisionEndpoints } from "./revisions";
 import { serviceEndpoints } from "./service";
 import { tagEndpoints } from "./tags";
 import { templateEndpoints } from "./templates";
+import { oauthProviderEndpoints } from "./oauth-providers";
+import { codehostIntegrationEndpoints } from "./codehost-integrations";
 
 /** Every REST operation, for the OpenAPI document and the fuzz test. Add each domain's group here. */
 export const endpointGroups = {
@@ -11,4 +13,6 @@ export const endpointGroups = {
   revisions: revisionEndpoints,
   templates: templateEndpoints,
   tags: tagEndpoints,
+  oauthProviders: oauthProviderEndpoints,
+  codehostIntegrations: codehostIntegrationEndpoints,
 };

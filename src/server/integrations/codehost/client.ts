@@ -1,0 +1,22 @@
+// What Hangar needs from a code host, behind one interface (tests point it at a local server).
+
+export type CodehostCredentials =
+  | { kind: "token"; token: string }
+  | { kind: "app"; appId: string; privateKey: string; installationId: string };
+
+export interface CodehostRepository {
+  id: number;
+  name: string;
+  owner: string;
+  url: string;
+  defaultBranch: string;
+}
+
+export interface CodehostClient {
+  /** Every repository the credentials can see, all pages. */
+  listRepositories(): Promise<CodehostRepository[]>;
+  /** The commit sha a branch points at, or null when the repository or branch does not exist. */
+  getBranchCommit(owner: string, repo: string, branch: string): Promise<string | null>;
+  /** Whether a file exists at `path` on `ref`. */
+  fileExists(owner: string, repo: string, path: string, ref: string): Promise<boolean>;
+}

@@ -1,0 +1,120 @@
+import { createPrivateKey } from "node:crypto";
+import type { CodehostIntegration as IntegrationRow } from "@/generated/prisma/client";
+import type {
+  CodehostInstallation,
+  CodehostIntegration,
+  CreateCodehostIntegrationInput,
+} from "@/schemas/codehost-integrations";
+import { requireRole, type Actor } from "@/server/auth/actor";
+import { decrypt, encrypt } from "@/server/crypto";
+import type { Db, DbClient } from "@/server/db";
+import { badRequest, invalidField, notFound } from "@/server/errors";
+import type { CodehostClient, CodehostCredentials } from "@/server/integrations/codehost/client";
+import { createCodehostClient } from "@/server/integrations/codehost/octokit";
+import { recordAudit } from "./audit";
+
+const toIntegration = (row: IntegrationRow): CodehostIntegration => ({
+  id: row.id,
+  installation_id: row.installationId,
+  name: row.name,
+  api_base_url: row.apiBaseUrl,
+  created_at: row.createdAt.toISOString(),
+});
+
+/** Either a token or complete app credentials, never both, never a part. */
+function credentialsOf(input: CreateCodehostIntegrationInput): CodehostCredentials {
+  const app = [input.app_id, input.private_key, input.installation_id];
+  const appGiven = app.filter((v) => v != null).length;
+  if (input.token && appGiven > 0) {
+    throw badRequest(
+      "Send either token or app credentials (app_id, private_key, installation_id), not both.",
+    );
+  }
+  if (input.token) return { kind: "token", token: input.token };
+  if (appGiven === 0) {
+    throw badRequest("Send a token, or app credentials: app_id, private_key and installation_id.");
+  }
+  if (!input.app_id || !input.private_key || !input.installation_id) {
+    throw badRequest("App credentials need all of app_id, private_key and installation_id.");
+  }
+  try {
+    createPrivateKey(input.private_key);
+  } catch {
+    throw invalidField(["body", "private_key"], "private_key must be a PEM-encoded private key");
+  }
+  return {
+    kind: "app",
+    appId: input.app_id,
+    privateKey: input.private_key,
+    installationId: input.installation_id,
+  };
+}
+
+export async function createCodehostIntegration(
+  db: Db,
+  actor: Actor,
+  input: CreateCodehostIntegrationInput,
+): Promise<CodehostIntegration> {
+  requireRole(actor, "editor");
+  const credentials = credentialsOf(input);
+  return db.$transaction(async (tx) => {
+    const row = await tx.codehostIntegration.create({
+      data: {
+        organizationId: actor.organizationId,
+        name: input.name,
+        apiBaseUrl: input.api_base_url.replace(/\/+$/, ""),
+        tokenEncrypted: credentials.kind === "token" ? encrypt(credentials.token) : null,
+        appId: credentials.kind === "app" ? credentials.appId : null,
+        privateKeyEncrypted: credentials.kind === "app" ? encrypt(credentials.privateKey) : null,
+        installationId: credentials.kind === "app" ? credentials.installationId : null,
+        webhookSecretEncrypted: input.webhook_secret ? encrypt(input.webhook_secret) : null,
+      },
+    });
+    await recordAudit(tx, actor, {
+      action: "codehost_integration.create",
+      targetType: "codehost_integration",
+      targetId: row.id,
+      data: { name: row.name, api_base_url: row.apiBaseUrl, credentials: credentials.kind },
+    });
+    return toIntegration(row);
+  });
+}
+
+/** The organization's integrations, oldest first (the dashboard's install picker). */
+export async function listCodehostInstallations(
+  db: Db,
+  actor: Actor,
+): Promise<CodehostInstallation[]> {
+  const rows = await db.codehostIntegration.findMany({
+    where: { organizationId: actor.organizationId },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: { id: true, installationId: true, name: true },
+  });
+  return rows.map((r) => ({ id: r.id, installation_id: r.installationId, name: r.name }));
+}
+
+/** An integration of the actor's organization, or 404 exactly as if it did not exist. */
+export async function findCodehostIntegration(
+  db: DbClient,
+  actor: Actor,
+  integrationId: string,
+): Promise<IntegrationRow> {
+  const row = await db.codehostIntegration.findFirst({
+    where: { id: integrationId, organizationId: actor.organizationId },
+  });
+  if (!row) throw notFound(`Integration ${integrationId} not found.`);
+  return row;
+}
+
+/** A client for the integration's code host, with its credentials decrypted for this use only. */
+export function codehostClientFor(row: IntegrationRow): CodehostClient {
+  const credentials: CodehostCredentials = row.tokenEncrypted
+    ? { kind: "token", token: decrypt(row.tokenEncrypted) }
+    : {
+        kind: "app",
+        appId: row.appId ?? "",
+        privateKey: decrypt(row.privateKeyEncrypted ?? ""),
+        installationId: row.installationId ?? "",
+      };
+  return createCodehostClient(row.apiBaseUrl, credentials);
+}

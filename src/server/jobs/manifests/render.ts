@@ -45,6 +45,8 @@ function compact<T>(value: T): T {
 /**
  * Every Kubernetes object of a revision, in apply order (namespace, secrets, backing services,
  * then the app). Pure and deterministic: the same input renders the same objects.
+ * Every source, external_container included, gets its own Redis and Postgres: the server needs
+ * both, and a secret named REDIS_URI or DATABASE_URI points it at the user's own instead.
  */
 export function renderManifests(input: RenderInput): KubernetesObject[] {
   const ctx = contextOf(input);

@@ -71,8 +71,10 @@ export function redactManifests(objects: KubernetesObject[]): KubernetesObject[]
     const copy = structuredClone(object);
     if (copy.kind !== "Secret") return copy;
     const secret = copy as V1Secret;
-    for (const map of [secret.data, secret.stringData])
-      for (const key of Object.keys(map ?? {})) map![key] = SECRET_PLACEHOLDER;
+    for (const map of [secret.data, secret.stringData]) {
+      if (!map) continue;
+      for (const key of Object.keys(map)) map[key] = SECRET_PLACEHOLDER;
+    }
     return secret;
   });
 }

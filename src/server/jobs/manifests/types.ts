@@ -6,14 +6,17 @@ import type {
   V1StatefulSet,
   V2HorizontalPodAutoscaler,
 } from "@kubernetes/client-node";
-import type { SourceConfig } from "@/schemas/deployments";
+import type { deploymentTypes, SourceConfig } from "@/schemas/deployments";
 
 // Type-only imports: the official client's shapes are what the Kubernetes driver applies.
 
-export type DeploymentType = "dev_free" | "dev" | "prod";
-
 export interface RenderInput {
-  deployment: { id: string; name: string; workspaceId: string; deploymentType: DeploymentType };
+  deployment: {
+    id: string;
+    name: string;
+    workspaceId: string;
+    deploymentType: (typeof deploymentTypes)[number];
+  };
   revision: {
     id: string;
     number: number;

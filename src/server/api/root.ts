@@ -1,9 +1,11 @@
 import { deploymentsRouter } from "./routers/deployments";
+import { revisionsRouter } from "./routers/revisions";
 import { tagsRouter } from "./routers/tags";
 import { createCallerFactory, createRouter } from "./trpc";
 
 export const appRouter = createRouter({
   deployments: deploymentsRouter,
+  revisions: revisionsRouter,
   tags: tagsRouter,
 });
 

@@ -102,6 +102,13 @@ export const patchDeployment = (
   headers: Record<string, string> = {},
 ): Promise<ApiResponse> => api(`/v2/deployments/${id}`, { key, method: "PATCH", body, headers });
 
+/** Patches and returns the response, failing loudly on anything but 200. */
+export async function patchOk(key: string, id: string, body: unknown): Promise<ApiResponse> {
+  const res = await patchDeployment(key, id, body);
+  expect(res.status, res.text).toBe(200);
+  return res;
+}
+
 /** The deployment's revisions as stored, oldest first. */
 export const revisionsOf = (deploymentId: string) =>
   testDb().revision.findMany({ where: { deploymentId }, orderBy: { number: "asc" } });

@@ -1,11 +1,13 @@
 import { deploymentsRouter } from "./routers/deployments";
 import { integrationsRouter } from "./routers/integrations";
 import { oauthProvidersRouter } from "./routers/oauth-providers";
+import { revisionsRouter } from "./routers/revisions";
 import { tagsRouter } from "./routers/tags";
 import { createCallerFactory, createRouter } from "./trpc";
 
 export const appRouter = createRouter({
   deployments: deploymentsRouter,
+  revisions: revisionsRouter,
   tags: tagsRouter,
   oauthProviders: oauthProvidersRouter,
   integrations: integrationsRouter,

@@ -5,11 +5,13 @@ import {
   deployment,
   deploymentPage,
   listDeploymentsQuery,
+  patchDeploymentBody,
 } from "@/schemas/deployments";
 import { template } from "@/schemas/templates";
 import { createDeployment } from "@/server/services/deployments/create";
 import { bulkDeleteDeployments, deleteDeployment } from "@/server/services/deployments/delete";
 import { listDeployments } from "@/server/services/deployments/list";
+import { patchDeployment } from "@/server/services/deployments/patch";
 import { getDeployment } from "@/server/services/deployments/read";
 import { listTemplates } from "@/server/services/templates";
 import { createRouter, workspaceProcedure } from "../trpc";
@@ -29,6 +31,12 @@ export const deploymentsRouter = createRouter({
     .input(createDeploymentBody)
     .output(deployment)
     .mutation(({ ctx, input }) => createDeployment(ctx.db, ctx.actor, input)),
+  patch: workspaceProcedure
+    .input(z.object({ id: uuid, ifMatch: z.string().optional(), patch: patchDeploymentBody }))
+    .output(versionedDeployment)
+    .mutation(({ ctx, input }) =>
+      patchDeployment(ctx.db, ctx.actor, input.id, input.patch, { ifMatch: input.ifMatch }),
+    ),
   delete: workspaceProcedure
     .input(z.object({ id: uuid }))
     .mutation(({ ctx, input }) => deleteDeployment(ctx.db, ctx.actor, input.id)),

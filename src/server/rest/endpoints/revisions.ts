@@ -38,5 +38,6 @@ export const revisionEndpoints = {
     response: deployment,
     status: 200,
     errors: [403, 404],
+    headers: { etag: true },
   }),
 };

@@ -33,3 +33,6 @@ export async function lockDeployment(
   if (locked.length === 0) throw deploymentNotFound(id);
   return findDeployment(tx, actor, id);
 }
+
+/** Transactions that lock a deployment may queue behind others on the same row: wait longer. */
+export const lockedTransaction = { maxWait: 10_000, timeout: 20_000 };

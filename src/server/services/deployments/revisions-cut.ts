@@ -28,7 +28,8 @@ export async function cutRevision(tx: DbClient, deploymentId: string, snapshot: 
       status: "QUEUED",
       source: snapshot.source,
       sourceConfig: asJson(snapshot.sourceConfig),
-      sourceRevisionConfig: asJson({ ...snapshot.sourceRevisionConfig, repo_commit_sha: null }),
+      // A redeploy keeps the commit it restores; a new config has none until it is built.
+      sourceRevisionConfig: asJson(snapshot.sourceRevisionConfig),
       secretsEncrypted: asJson(snapshot.secrets),
     },
   });

@@ -1,0 +1,29 @@
+import { z } from "zod";
+import { uuid } from "@/schemas/common";
+import { deployment } from "@/schemas/deployments";
+import { listRevisionsQuery, revision, revisionPage } from "@/schemas/revisions";
+import * as revisions from "@/server/services/revisions";
+import { createRouter, workspaceProcedure } from "../trpc";
+
+const revisionRef = z.object({ deploymentId: uuid, revisionId: uuid });
+
+export const revisionsRouter = createRouter({
+  list: workspaceProcedure
+    .input(listRevisionsQuery.extend({ deploymentId: uuid }))
+    .output(revisionPage)
+    .query(({ ctx, input: { deploymentId, ...query } }) =>
+      revisions.listRevisions(ctx.db, ctx.actor, deploymentId, query),
+    ),
+  get: workspaceProcedure
+    .input(revisionRef)
+    .output(revision)
+    .query(({ ctx, input }) =>
+      revisions.getRevision(ctx.db, ctx.actor, input.deploymentId, input.revisionId),
+    ),
+  redeploy: workspaceProcedure
+    .input(revisionRef)
+    .output(z.object({ deployment, etag: z.string() }))
+    .mutation(({ ctx, input }) =>
+      revisions.redeployRevision(ctx.db, ctx.actor, input.deploymentId, input.revisionId),
+    ),
+});

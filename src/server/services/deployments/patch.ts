@@ -1,0 +1,222 @@
+import { env } from "@/env";
+import type { DeploymentSource } from "@/generated/prisma/client";
+import {
+  SECRET_PLACEHOLDER,
+  type PatchDeploymentInput,
+  type SourceRevisionConfig,
+} from "@/schemas/deployments";
+import { requireRole, type Actor } from "@/server/auth/actor";
+import type { Db, DbClient } from "@/server/db";
+import { badRequest } from "@/server/errors";
+import { recordAudit } from "../audit";
+import { resolveTagValues } from "../tags";
+import {
+  checkBuildOnPush,
+  checkScales,
+  mergeSourceConfig,
+  mergeSourceRevisionConfig,
+} from "./config";
+import { findDeployment, lockDeployment, lockedTransaction } from "./find";
+import {
+  checkIfMatch,
+  checkImmutable,
+  checkPatchedFields,
+  revisionConfigFields,
+  sameJson,
+} from "./patch-rules";
+import { versioned, type VersionedDeployment } from "./read";
+import { cutRevision } from "./revisions-cut";
+import {
+  loadSecrets,
+  mergeSecrets,
+  replaceSecrets,
+  sameSecrets,
+  type StoredSecret,
+} from "./secrets";
+import { asJson, emptySourceRevisionConfig, etagOf, toDeployment } from "./serialize";
+import { checkMode } from "./source-rules";
+
+/** source_config members whose change cuts a new revision; the others do not. */
+const revisionConfigKeys = ["resource_spec", "install_command", "build_command"] as const;
+const settingKeys = ["build_on_push", "custom_url", "listener_config", "template_id"] as const;
+
+/**
+ * Patches a deployment (contract 5.4) with its row locked, so concurrent patches run one after
+ * another and none is lost. Cuts a new revision only when the revision's configuration changes;
+ * a patch that changes nothing writes nothing and keeps the ETag.
+ */
+export async function patchDeployment(
+  db: Db,
+  actor: Actor,
+  id: string,
+  input: PatchDeploymentInput,
+  options: { ifMatch?: string | null } = {},
+): Promise<VersionedDeployment> {
+  requireRole(actor, "editor");
+  if (input.revision_source) checkMode(env.HANGAR_MODE, input.revision_source);
+
+  return db.$transaction(async (tx) => {
+    const row = await lockDeployment(tx, actor, id);
+    checkIfMatch(options.ifMatch, etagOf(row));
+    const before = toDeployment(row);
+    checkImmutable({ name: row.name, source: row.source, config: before.source_config }, input);
+
+    const latestSource = await latestRevisionSource(tx, row.latestRevisionId, row.source);
+    // A patch that leaves the revision alone keeps its source, even an earlier override.
+    const touchesRevision =
+      input.revision_source != null ||
+      input.secrets != null ||
+      Object.values(input.source_revision_config ?? {}).some((v) => v !== undefined) ||
+      revisionConfigKeys.some((key) => input.source_config?.[key] !== undefined);
+    const revisionSource = touchesRevision ? (input.revision_source ?? row.source) : latestSource;
+
+    const sourceConfig = mergeSourceConfig(before.source_config, input.source_config);
+    const sourceRevisionConfig: SourceRevisionConfig = touchesRevision
+      ? {
+          ...mergeSourceRevisionConfig(
+            revisionSource === latestSource
+              ? before.source_revision_config
+              : await lastConfigOfSource(tx, row.id, revisionSource),
+            input.source_revision_config,
+          ),
+          repo_commit_sha: null,
+        }
+      : before.source_revision_config;
+    checkPatchedFields(row.source, revisionSource, {
+      sourceConfig,
+      sourceRevisionConfig,
+      secretReferences: input.secret_references,
+    });
+    checkScales(sourceConfig.resource_spec, sourceConfig.deployment_type);
+    checkBuildOnPush(sourceConfig, sourceRevisionConfig);
+
+    const storedSecrets = await loadSecrets(tx, row.id);
+    const secrets = input.secrets ? patchedSecrets(storedSecrets, input.secrets) : storedSecrets;
+    const tags = input.tag_value_ids
+      ? await resolveTagValues(tx, actor, input.tag_value_ids)
+      : null;
+
+    const revisionChanges = [
+      revisionSource !== latestSource && "revision_source",
+      ...revisionConfigFields.map(
+        (key) =>
+          sourceRevisionConfig[key] !== before.source_revision_config[key] &&
+          `source_revision_config.${key}`,
+      ),
+      !sameSecrets(storedSecrets, secrets) && "secrets",
+      ...revisionConfigKeys.map(
+        (key) => !sameJson(sourceConfig[key], before.source_config[key]) && `source_config.${key}`,
+      ),
+    ].filter((field): field is string => !!field);
+    const otherChanges = [
+      ...settingKeys.map(
+        (key) => !sameJson(sourceConfig[key], before.source_config[key]) && `source_config.${key}`,
+      ),
+      tags &&
+        !sameSet(
+          tags.map((t) => t.tagValueId),
+          before.tag_value_ids,
+        ) &&
+        "tag_value_ids",
+      input.secret_references &&
+        !sameJson(byName(input.secret_references), byName(before.secret_references ?? [])) &&
+        "secret_references",
+    ].filter((field): field is string => !!field);
+    const changed = [...revisionChanges, ...otherChanges];
+    if (changed.length === 0) return versioned(row);
+
+    await tx.deployment.update({
+      where: { id: row.id },
+      data: {
+        sourceConfig: asJson(sourceConfig),
+        ...(revisionChanges.length ? { sourceRevisionConfig: asJson(sourceRevisionConfig) } : {}),
+        version: { increment: 1 },
+      },
+    });
+    if (changed.includes("secrets")) await replaceSecrets(tx, row.id, secrets);
+    if (tags && changed.includes("tag_value_ids")) {
+      await tx.deploymentTag.deleteMany({ where: { deploymentId: row.id } });
+      await tx.deploymentTag.createMany({
+        data: tags.map((t) => ({ deploymentId: row.id, ...t })),
+      });
+    }
+    if (input.secret_references && changed.includes("secret_references")) {
+      await tx.secretReference.deleteMany({ where: { deploymentId: row.id } });
+      await tx.secretReference.createMany({
+        data: input.secret_references.map((r) => ({
+          deploymentId: row.id,
+          name: r.name,
+          secretName: r.secret_name,
+          secretKey: r.secret_key,
+        })),
+      });
+    }
+    const revision = revisionChanges.length
+      ? await cutRevision(tx, row.id, {
+          source: revisionSource,
+          sourceConfig,
+          sourceRevisionConfig,
+          secrets,
+        })
+      : null;
+    await recordAudit(tx, actor, {
+      action: "deployment.update",
+      targetType: "deployment",
+      targetId: row.id,
+      data: { fields: changed, revision: revision?.number ?? null },
+    });
+    return versioned(await findDeployment(tx, actor, row.id));
+  }, lockedTransaction);
+}
+
+async function latestRevisionSource(
+  tx: DbClient,
+  latestRevisionId: string | null,
+  fallback: DeploymentSource,
+): Promise<DeploymentSource> {
+  if (!latestRevisionId) return fallback;
+  const latest = await tx.revision.findUnique({
+    where: { id: latestRevisionId },
+    select: { source: true },
+  });
+  return latest?.source ?? fallback;
+}
+
+/** The revision config this deployment last used with `source` (empty if it never did). */
+async function lastConfigOfSource(
+  tx: DbClient,
+  deploymentId: string,
+  source: DeploymentSource,
+): Promise<SourceRevisionConfig> {
+  const previous = await tx.revision.findFirst({
+    where: { deploymentId, source },
+    orderBy: { number: "desc" },
+    select: { sourceRevisionConfig: true },
+  });
+  return {
+    ...emptySourceRevisionConfig,
+    ...(previous?.sourceRevisionConfig as Partial<SourceRevisionConfig> | undefined),
+  };
+}
+
+/** The placeholder keeps a stored value; for a name with no stored value it means nothing. */
+function patchedSecrets(
+  stored: StoredSecret[],
+  requested: { name: string; value: string }[],
+): StoredSecret[] {
+  const unknown = requested.find(
+    (s) => s.value === SECRET_PLACEHOLDER && !stored.some((k) => k.name === s.name),
+  );
+  if (unknown) {
+    throw badRequest(
+      `Secret ${unknown.name} has no stored value to keep: send its value instead of ${SECRET_PLACEHOLDER}.`,
+    );
+  }
+  return mergeSecrets(stored, requested);
+}
+
+const sameSet = (a: string[], b: string[]) =>
+  a.length === b.length && new Set([...a, ...b]).size === new Set(b).size;
+
+const byName = <T extends { name: string }>(items: T[]) =>
+  [...items].sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));

@@ -3,8 +3,9 @@
 import path from "node:path";
 import { Command, InvalidArgumentError } from "commander";
 import { z } from "zod";
-import { createApiKeyInput, roleSchema, type ApiKey } from "@/schemas/api-keys";
+import { createApiKeyInput, roleSchema, type ApiKey, type RoleName } from "@/schemas/api-keys";
 import { emailSchema, passwordSchema } from "@/schemas/members";
+import { createUserInput } from "@/schemas/users";
 import { createOrganizationInput } from "@/schemas/workspaces";
 import { createDb, type Db } from "@/server/db";
 import { resolveDatabase } from "@/server/db/embedded";
@@ -58,12 +59,10 @@ function run<O>(command: (db: Db, operator: Operator, options: O) => Promise<Out
       const out = await command(db, newOperator(), options);
       console.log(json ? JSON.stringify(out.json, null, 2) : out.text);
     } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      console.error(
-        json
-          ? JSON.stringify({ detail: error.message, code: error.code })
-          : `error: ${error.message}`,
-      );
+      // Domain errors carry the REST body's shape; anything else (e.g. no database) its message.
+      const detail = (error as Error).message;
+      const code = error instanceof AppError ? error.code : "internal";
+      console.error(json ? JSON.stringify({ detail, code }) : `error: ${detail}`);
       process.exitCode = 1;
     } finally {
       await db.$disconnect();
@@ -131,7 +130,7 @@ program
   .command("create")
   .requiredOption("--email <email>", "sign-in email", email)
   .option("--password <password>", "password (or set HANGAR_NEW_USER_PASSWORD)", password)
-  .option("--name <name>", "display name", name)
+  .option("--name <name>", "display name", arg(createUserInput.shape.name))
   .action(
     run(async (db, _operator, o: { email: string; password?: string; name?: string }) => {
       const secret = o.password ?? process.env.HANGAR_NEW_USER_PASSWORD;
@@ -155,7 +154,7 @@ program
       async (
         db,
         operator,
-        o: { workspace: string; email: string; role: ApiKey["role"]; password?: string },
+        o: { workspace: string; email: string; role: RoleName; password?: string },
       ) => {
         const { ws, actor } = await inWorkspace(db, operator, o.workspace);
         const added = await addMember(db, actor, {
@@ -164,8 +163,8 @@ program
           password: o.password,
         });
         const lines = [`Added ${added.member.email} to ${ws.name} as ${added.member.role}`];
-        if (added.initial_password)
-          lines.push(`New account; initial password: ${added.initial_password}`);
+        if (added.created_user) lines.push("A new account was created for this email.");
+        if (added.initial_password) lines.push(`Initial password: ${added.initial_password}`);
         return { json: added, text: lines.join("\n") };
       },
     ),
@@ -195,14 +194,14 @@ apikey
       async (
         db,
         operator,
-        o: { workspace?: string; org?: string; role: ApiKey["role"]; name: string },
+        o: { workspace?: string; org?: string; role: RoleName; name: string },
       ) => {
         scope(o);
         const input = { name: o.name, role: o.role };
         let created;
         if (o.org) created = await apiKeys.createOrganizationApiKey(db, operator, o.org, input);
         else {
-          const { ws, actor } = await inWorkspace(db, operator, o.workspace!);
+          const { actor } = await inWorkspace(db, operator, o.workspace!);
           created = await apiKeys.createApiKey(db, actor, input);
         }
         const text = [
@@ -224,7 +223,7 @@ apikey
       let list;
       if (o.org) list = await apiKeys.listOrganizationApiKeys(db, o.org);
       else {
-        const { ws, actor } = await inWorkspace(db, operator, o.workspace!);
+        const { actor } = await inWorkspace(db, operator, o.workspace!);
         list = await apiKeys.listApiKeys(db, actor);
       }
       return { json: list, text: table(list.map(keyRow)) };

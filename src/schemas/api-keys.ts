@@ -4,6 +4,7 @@ import { timestamp, uuid } from "./common";
 // API keys of a workspace (contract 2): shown once at creation, then only by prefix.
 
 export const roleSchema = z.enum(["admin", "editor", "viewer"]);
+export type RoleName = z.infer<typeof roleSchema>;
 
 export const apiKey = z
   .object({

@@ -3,6 +3,10 @@ import { integrationsRouter } from "./routers/integrations";
 import { oauthProvidersRouter } from "./routers/oauth-providers";
 import { revisionsRouter } from "./routers/revisions";
 import { tagsRouter } from "./routers/tags";
+import { apiKeysRouter } from "./routers/api-keys";
+import { auditRouter } from "./routers/audit";
+import { membersRouter } from "./routers/members";
+import { workspacesRouter } from "./routers/workspaces";
 import { createCallerFactory, createRouter } from "./trpc";
 
 export const appRouter = createRouter({
@@ -11,6 +15,10 @@ export const appRouter = createRouter({
   tags: tagsRouter,
   oauthProviders: oauthProvidersRouter,
   integrations: integrationsRouter,
+  apiKeys: apiKeysRouter,
+  members: membersRouter,
+  workspaces: workspacesRouter,
+  audit: auditRouter,
 });
 
 export type AppRouter = typeof appRouter;

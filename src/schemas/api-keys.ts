@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { timestamp, uuid } from "./common";
+
+// API keys of a workspace (contract 2): shown once at creation, then only by prefix.
+
+export const roleSchema = z.enum(["admin", "editor", "viewer"]);
+export type RoleName = z.infer<typeof roleSchema>;
+
+export const apiKey = z
+  .object({
+    id: uuid,
+    name: z.string(),
+    role: roleSchema,
+    prefix: z.string().meta({ description: "The key's first characters, to recognise it" }),
+    workspace_id: uuid.nullable().meta({ description: "Null for an organization-scoped key" }),
+    created_at: timestamp,
+    last_used_at: timestamp.nullable(),
+    revoked_at: timestamp.nullable(),
+    created_by: z.object({ id: uuid, email: z.string() }).nullable(),
+  })
+  .meta({ id: "ApiKey" });
+export type ApiKey = z.infer<typeof apiKey>;
+
+export const createdApiKey = apiKey
+  .extend({ key: z.string().meta({ description: "The secret key: shown once, never again" }) })
+  .meta({ id: "CreatedApiKey" });
+export type CreatedApiKey = z.infer<typeof createdApiKey>;
+
+export const createApiKeyInput = z
+  .object({ name: z.string().trim().min(1).max(100), role: roleSchema })
+  .meta({ id: "CreateApiKey" });
+export type CreateApiKeyInput = z.infer<typeof createApiKeyInput>;
+
+export const apiKeyIdInput = z.object({ id: uuid });

@@ -1,0 +1,48 @@
+import { z } from "zod";
+import { roleSchema } from "./api-keys";
+import { timestamp, uuid } from "./common";
+
+// Workspace members: users and the role their membership gives them.
+
+export const emailSchema = z.string().trim().toLowerCase().pipe(z.email().max(254));
+export const passwordSchema = z.string().min(8).max(1000);
+
+export const member = z
+  .object({
+    user_id: uuid,
+    email: z.string(),
+    name: z.string().nullable(),
+    role: roleSchema,
+    created_at: timestamp.meta({ description: "When the user joined this workspace" }),
+  })
+  .meta({ id: "Member" });
+export type Member = z.infer<typeof member>;
+
+export const addMemberInput = z
+  .object({
+    email: emailSchema,
+    role: roleSchema,
+    name: z.string().trim().min(1).max(200).optional(),
+    password: passwordSchema
+      .optional()
+      .meta({ description: "Initial password for a new user; generated when omitted" }),
+  })
+  .meta({ id: "AddMember" });
+export type AddMemberInput = z.infer<typeof addMemberInput>;
+
+export const addedMember = z
+  .object({
+    member,
+    created_user: z.boolean().meta({ description: "False when the email already had an account" }),
+    initial_password: z
+      .string()
+      .optional()
+      .meta({ description: "Present once, when the service generated the new user's password" }),
+  })
+  .meta({ id: "AddedMember" });
+export type AddedMember = z.infer<typeof addedMember>;
+
+export const changeRoleInput = z.object({ userId: uuid, role: roleSchema });
+export type ChangeRoleInput = z.infer<typeof changeRoleInput>;
+
+export const memberIdInput = z.object({ userId: uuid });

@@ -1,0 +1,27 @@
+import { z } from "zod";
+import {
+  addedMember,
+  addMemberInput,
+  changeRoleInput,
+  member,
+  memberIdInput,
+} from "@/schemas/members";
+import * as members from "@/server/services/members";
+import { createRouter, workspaceProcedure } from "../trpc";
+
+export const membersRouter = createRouter({
+  list: workspaceProcedure
+    .output(z.array(member))
+    .query(({ ctx }) => members.listMembers(ctx.db, ctx.actor)),
+  add: workspaceProcedure
+    .input(addMemberInput)
+    .output(addedMember)
+    .mutation(({ ctx, input }) => members.addMember(ctx.db, ctx.actor, input)),
+  changeRole: workspaceProcedure
+    .input(changeRoleInput)
+    .output(member)
+    .mutation(({ ctx, input }) => members.changeRole(ctx.db, ctx.actor, input)),
+  remove: workspaceProcedure
+    .input(memberIdInput)
+    .mutation(({ ctx, input }) => members.removeMember(ctx.db, ctx.actor, input.userId)),
+});

@@ -1,0 +1,127 @@
+import { randomBytes } from "node:crypto";
+import type { Prisma } from "@/generated/prisma/client";
+import { requireRole, type Actor } from "@/server/auth/actor";
+import { hashPassword } from "@/server/auth/passwords";
+import type { Db, DbClient } from "@/server/db";
+import { badRequest, conflict, isUniqueViolation, notFound } from "@/server/errors";
+import type { AddedMember, AddMemberInput, ChangeRoleInput, Member } from "@/schemas/members";
+import { recordAudit } from "./audit";
+
+// Any member reads the member list; admins add, re-role and remove. A workspace keeps an admin.
+
+const withUser = { user: { select: { email: true, name: true } } } as const;
+type MembershipRow = Prisma.MembershipGetPayload<{ include: typeof withUser }>;
+
+const toMember = (row: MembershipRow): Member => ({
+  user_id: row.userId,
+  email: row.user.email,
+  name: row.user.name,
+  role: row.role,
+  created_at: row.createdAt.toISOString(),
+});
+
+export async function listMembers(db: Db, actor: Actor): Promise<Member[]> {
+  const rows = await db.membership.findMany({
+    where: { workspaceId: actor.workspaceId },
+    include: withUser,
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+  return rows.map(toMember);
+}
+
+/**
+ * Adds a user by email. An unknown email gets a new account with the admin's initial password,
+ * or a generated one returned once. An existing account's password is never touched.
+ */
+export async function addMember(db: Db, actor: Actor, input: AddMemberInput): Promise<AddedMember> {
+  requireRole(actor, "admin");
+  const existing = await db.user.findUnique({ where: { email: input.email } });
+  const generated = existing || input.password ? undefined : randomBytes(18).toString("base64url");
+  const password = input.password ?? generated;
+  const passwordHash = !existing && password ? await hashPassword(password) : null;
+  try {
+    return await db.$transaction(async (tx) => {
+      const user =
+        existing ??
+        (await tx.user.create({
+          data: { email: input.email, name: input.name ?? null, passwordHash },
+        }));
+      const row = await tx.membership.create({
+        data: { userId: user.id, workspaceId: actor.workspaceId, role: input.role },
+        include: withUser,
+      });
+      await recordAudit(tx, actor, {
+        action: "member.add",
+        targetType: "user",
+        targetId: user.id,
+        data: { email: user.email, role: row.role, created_user: !existing },
+      });
+      return {
+        member: toMember(row),
+        created_user: !existing,
+        ...(generated ? { initial_password: generated } : {}),
+      };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error))
+      throw conflict(`${input.email} is already a member of this workspace.`);
+    throw error;
+  }
+}
+
+/** Serialises membership changes per workspace, so two admins cannot demote each other at once. */
+async function lockedMembership(db: DbClient, actor: Actor, userId: string) {
+  await db.$queryRaw`SELECT id FROM workspaces WHERE id = ${actor.workspaceId}::uuid FOR UPDATE`;
+  const row = await db.membership.findUnique({
+    where: { userId_workspaceId: { userId, workspaceId: actor.workspaceId } },
+    include: withUser,
+  });
+  if (!row) throw notFound(`Member ${userId} not found.`);
+  return row;
+}
+
+async function assertAnotherAdmin(db: DbClient, row: MembershipRow): Promise<void> {
+  if (row.role !== "admin") return;
+  const admins = await db.membership.count({
+    where: { workspaceId: row.workspaceId, role: "admin" },
+  });
+  if (admins <= 1)
+    throw badRequest("A workspace needs at least one admin: make another member admin first.");
+}
+
+export async function changeRole(db: Db, actor: Actor, input: ChangeRoleInput): Promise<Member> {
+  requireRole(actor, "admin");
+  return db.$transaction(async (tx) => {
+    const row = await lockedMembership(tx, actor, input.userId);
+    if (row.role === input.role) return toMember(row);
+    if (input.role !== "admin") await assertAnotherAdmin(tx, row);
+    const updated = await tx.membership.update({
+      where: { id: row.id },
+      data: { role: input.role },
+      include: withUser,
+    });
+    await recordAudit(tx, actor, {
+      action: "member.change_role",
+      targetType: "user",
+      targetId: row.userId,
+      data: { email: row.user.email, from: row.role, to: updated.role },
+    });
+    return toMember(updated);
+  });
+}
+
+/** The user's API keys stay: keys belong to the workspace, and admins revoke them separately. */
+export async function removeMember(db: Db, actor: Actor, userId: string): Promise<void> {
+  requireRole(actor, "admin");
+  await db.$transaction(async (tx) => {
+    const row = await lockedMembership(tx, actor, userId);
+    await assertAnotherAdmin(tx, row);
+    await tx.membership.delete({ where: { id: row.id } });
+    await recordAudit(tx, actor, {
+      action: "member.remove",
+      targetType: "user",
+      targetId: row.userId,
+      data: { email: row.user.email, role: row.role },
+    });
+  });
+}

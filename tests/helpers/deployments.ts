@@ -70,3 +70,75 @@ export async function createDeploymentOverHttp(key: string, body: Body, baseUrl?
   if (res.status !== 201) throw new Error(`create failed: ${res.status} ${res.text}`);
   return res.body;
 }
+
+// Contract 5.2's per-source table, written out independently of the code under test.
+
+/** Every source-specific field (as the request names it) with a sample value. */
+export const fieldSamples: Record<string, unknown> = {
+  "source_config.integration_id": "00000000-0000-4000-8000-000000000001",
+  "source_config.repo_url": "https://github.com/acme/agent",
+  "source_config.build_on_push": false,
+  "source_config.listener_id": "00000000-0000-4000-8000-000000000002",
+  "source_config.listener_config": { k8s_namespace: "agents" },
+  "source_config.install_command": "pip install .",
+  "source_config.build_command": "make",
+  "source_config.template_id": "react-agent",
+  "source_revision_config.repo_ref": "main",
+  "source_revision_config.graph_config_path": "langgraph.json",
+  "source_revision_config.image_uri": "docker.io/acme/agent:1",
+  "source_revision_config.source_tarball_path": "uploads/a.tgz",
+  secret_references: [{ name: "OPENAI", secret_name: "llm", secret_key: "openai" }],
+};
+
+const sourceFields: Record<DeploymentSource, { required: string[]; allowed: string[] }> = {
+  codehost: {
+    required: [
+      "source_config.integration_id",
+      "source_config.repo_url",
+      "source_revision_config.repo_ref",
+      "source_revision_config.graph_config_path",
+    ],
+    allowed: [
+      "source_config.build_on_push",
+      "source_config.install_command",
+      "source_config.build_command",
+    ],
+  },
+  external_container: {
+    required: ["source_revision_config.image_uri"],
+    allowed: ["secret_references", "source_config.listener_id", "source_config.listener_config"],
+  },
+  internal_container: { required: ["source_revision_config.image_uri"], allowed: [] },
+  internal_source: {
+    required: [
+      "source_revision_config.source_tarball_path",
+      "source_revision_config.graph_config_path",
+    ],
+    allowed: ["source_config.install_command", "source_config.build_command"],
+  },
+  internal_template: { required: ["source_config.template_id"], allowed: [] },
+};
+
+/** [source, field] for every field the source requires. */
+export const requiredFieldCases = (sources: DeploymentSource[]) =>
+  sources.flatMap((s) => sourceFields[s].required.map((f) => [s, f] as const));
+
+/** [source, field] for every source-specific field the source does not allow. */
+export const disallowedFieldCases = (sources: DeploymentSource[]) =>
+  sources.flatMap((s) => {
+    const ok = new Set([...sourceFields[s].required, ...sourceFields[s].allowed]);
+    return Object.keys(fieldSamples)
+      .filter((f) => !ok.has(f))
+      .map((f) => [s, f] as const);
+  });
+
+/** A valid body with one field set (undefined removes it), e.g. "source_config.listener_id". */
+export function bodyWithField(
+  source: DeploymentSource,
+  field: string,
+  value: unknown,
+  opts: { integrationId?: string } = {},
+): Body {
+  const [group, key] = field.split(".") as [string, string | undefined];
+  return validDeployment(source, { [group]: key ? { [key]: value } : value }, opts);
+}

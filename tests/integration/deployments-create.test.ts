@@ -1,8 +1,16 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { DeploymentSource } from "../../src/schemas/deployments";
 import { createTenant, testDb, type Tenant } from "../helpers/fixtures";
-import { createIntegrationRow, uniqueName, validDeployment as valid } from "../helpers/deployments";
+import {
+  bodyWithField,
+  createIntegrationRow,
+  disallowedFieldCases,
+  fieldSamples,
+  requiredFieldCases,
+  uniqueName,
+  validDeployment as valid,
+} from "../helpers/deployments";
 import { api } from "../helpers/http";
-import { startServer, type RunningServer } from "../helpers/server";
 
 let tenant: Tenant;
 let other: Tenant;
@@ -16,9 +24,9 @@ beforeAll(async () => {
   otherIntegrationId = await createIntegrationRow(testDb(), other.organizationId);
 });
 
-const post = (body: unknown, key = tenant.keys.editor, baseUrl?: string) =>
-  api("/v2/deployments", { key, method: "POST", body, baseUrl });
-const body = (source: Parameters<typeof valid>[0], overrides = {}) =>
+const post = (body: unknown, key = tenant.keys.editor) =>
+  api("/v2/deployments", { key, method: "POST", body });
+const body = (source: DeploymentSource, overrides = {}) =>
   valid(source, overrides, { integrationId });
 
 const deploymentKeys = [
@@ -39,62 +47,14 @@ const deploymentKeys = [
   "updated_at",
 ];
 
-// Contract 5.2's table: every source-specific field, a sample value, and who may send it.
-const sampleValues: Record<string, unknown> = {
-  "source_config.integration_id": "00000000-0000-4000-8000-000000000001",
-  "source_config.repo_url": "https://github.com/acme/agent",
-  "source_config.build_on_push": false,
-  "source_config.listener_id": "00000000-0000-4000-8000-000000000002",
-  "source_config.listener_config": { k8s_namespace: "agents" },
-  "source_config.install_command": "pip install .",
-  "source_config.build_command": "make",
-  "source_config.template_id": "react-agent",
-  "source_revision_config.repo_ref": "main",
-  "source_revision_config.graph_config_path": "langgraph.json",
-  "source_revision_config.image_uri": "docker.io/acme/agent:1",
-  "source_revision_config.source_tarball_path": "uploads/a.tgz",
-  secret_references: [{ name: "OPENAI", secret_name: "llm", secret_key: "openai" }],
-};
-const contract = {
-  codehost: {
-    required: ["integration_id", "repo_url", "repo_ref", "graph_config_path"],
-    allowed: ["build_on_push", "install_command", "build_command"],
-  },
-  external_container: {
-    required: ["image_uri"],
-    allowed: ["secret_references", "listener_id", "listener_config"],
-  },
-  internal_container: { required: ["image_uri"], allowed: [] },
-  internal_source: {
-    required: ["source_tarball_path", "graph_config_path"],
-    allowed: ["install_command", "build_command"],
-  },
-  internal_template: { required: ["template_id"], allowed: [] },
-} as const;
-type Source = keyof typeof contract;
-
-const leaf = (field: string) => field.split(".").pop()!;
-function withField(source: Source, field: string, value: unknown) {
-  const [group, key] = field.includes(".") ? field.split(".") : [field, undefined];
-  return key ? body(source, { [group]: { [key]: value } }) : body(source, { [group]: value });
-}
-const fullName = (field: string) =>
-  Object.keys(sampleValues).find((f) => leaf(f) === field) ?? field;
-const missingCases = (sources: Source[]) =>
-  sources.flatMap((s) => contract[s].required.map((f) => [s, fullName(f)] as const));
-const disallowedCases = (sources: Source[]) =>
-  sources.flatMap((s) => {
-    const ok = new Set<string>([...contract[s].required, ...contract[s].allowed]);
-    return Object.keys(sampleValues)
-      .filter((f) => !ok.has(leaf(f)))
-      .map((f) => [s, f] as const);
-  });
-const managed: Source[] = [
+const managed: DeploymentSource[] = [
   "codehost",
   "internal_container",
   "internal_source",
   "internal_template",
 ];
+const withField = (source: DeploymentSource, field: string, value: unknown) =>
+  bodyWithField(source, field, value, { integrationId });
 
 describe("POST /v2/deployments (managed mode)", () => {
   it.each(managed)("creates a %s deployment with its first revision queued", async (source) => {
@@ -118,7 +78,7 @@ describe("POST /v2/deployments (managed mode)", () => {
     ]);
   });
 
-  it.each(missingCases(managed))("%s without %s -> 400 naming it", async (source, field) => {
+  it.each(requiredFieldCases(managed))("%s without %s -> 400 naming it", async (source, field) => {
     for (const value of [undefined, null]) {
       const res = await post(withField(source, field, value));
       expect(res.status, res.text).toBe(400);
@@ -126,8 +86,8 @@ describe("POST /v2/deployments (managed mode)", () => {
     }
   });
 
-  it.each(disallowedCases(managed))("%s with %s -> 400 naming it", async (source, field) => {
-    const res = await post(withField(source, field, sampleValues[field]));
+  it.each(disallowedFieldCases(managed))("%s with %s -> 400 naming it", async (source, field) => {
+    const res = await post(withField(source, field, fieldSamples[field]));
     expect(res.status, res.text).toBe(400);
     expect(res.body.detail).toContain(field);
   });
@@ -274,48 +234,5 @@ describe("POST /v2/deployments (managed mode)", () => {
       action: "deployment.create",
       workspaceId: tenant.workspaceId,
     });
-  });
-});
-
-describe("POST /v2/deployments (self_hosted mode)", () => {
-  let server: RunningServer;
-  beforeAll(async () => {
-    server = await startServer({ ...inject("testEnv"), HANGAR_MODE: "self_hosted" });
-  });
-  afterAll(() => server?.stop());
-  const postSelf = (b: unknown) => post(b, tenant.keys.editor, server.url);
-
-  it("creates external_container with secret references and a listener", async () => {
-    const listener = { listener_id: sampleValues["source_config.listener_id"] };
-    const res = await postSelf(
-      valid("external_container", {
-        source_config: { ...listener, listener_config: { k8s_namespace: "agents" } },
-        secret_references: sampleValues.secret_references,
-      }),
-    );
-    expect(res.status, res.text).toBe(201);
-    expect(res.body.secret_references).toEqual(sampleValues.secret_references);
-    expect(res.body.source_config).toMatchObject({
-      ...listener,
-      listener_config: { k8s_namespace: "agents" },
-    });
-  });
-
-  it.each(managed)("refuses %s, naming the mode", async (source) => {
-    const res = await postSelf(body(source));
-    expect(res.status).toBe(400);
-    expect(res.body.detail).toContain("self_hosted");
-  });
-
-  it.each(missingCases(["external_container"]))("%s without %s -> 400", async (s, field) => {
-    const res = await postSelf(withField(s, field, undefined));
-    expect(res.status).toBe(400);
-    expect(res.body.detail).toContain(field);
-  });
-
-  it.each(disallowedCases(["external_container"]))("%s with %s -> 400", async (s, field) => {
-    const res = await postSelf(withField(s, field, sampleValues[field]));
-    expect(res.status).toBe(400);
-    expect(res.body.detail).toContain(field);
   });
 });

@@ -82,3 +82,25 @@ export const errorBody = z
   .meta({ id: "Error" });
 
 export type Page<T> = { resources: T[]; offset: number };
+
+const NUL = "\u0000";
+const nulMessage = "Text cannot contain the NUL character (\\u0000)";
+
+/** PostgreSQL text and jsonb cannot hold U+0000: refuse it (422) instead of failing at the database. */
+export const withoutNul = (text: string) => !text.includes(NUL);
+export const nulFree = { error: nulMessage };
+
+/** The same check through a whole parsed value (object keys too), for free-form members. */
+export function refuseNul(value: unknown, ctx: z.RefinementCtx, path: (string | number)[] = []) {
+  if (typeof value === "string") {
+    if (!withoutNul(value)) ctx.addIssue({ code: "custom", path, message: nulMessage });
+  } else if (Array.isArray(value)) {
+    value.forEach((item, i) => refuseNul(item, ctx, [...path, i]));
+  } else if (value && typeof value === "object") {
+    for (const [key, item] of Object.entries(value)) {
+      if (!withoutNul(key))
+        ctx.addIssue({ code: "custom", path: [...path, key], message: nulMessage });
+      refuseNul(item, ctx, [...path, key]);
+    }
+  }
+}

@@ -1,5 +1,15 @@
 import { z } from "zod";
-import { boolQuery, csvQuery, page, paginationQuery, timestamp, uuid } from "./common";
+import {
+  boolQuery,
+  csvQuery,
+  nulFree,
+  page,
+  paginationQuery,
+  refuseNul,
+  timestamp,
+  uuid,
+  withoutNul,
+} from "./common";
 import { resourceSpec } from "./resource-spec";
 
 // Deployments (spec 2.3-2.7, contract 5). Field names are the public contract: snake_case.
@@ -185,6 +195,8 @@ export const createDeploymentBody = z
     image_version: z.string().min(1).max(200).nullish(),
     tag_value_ids: tagValueIds.nullish(),
   })
+  // Secret values are stored encrypted, so only they may hold any character.
+  .superRefine((body, ctx) => refuseNul({ ...body, secrets: null }, ctx))
   .meta({ id: "CreateDeployment" });
 export type CreateDeploymentInput = z.infer<typeof createDeploymentBody>;
 
@@ -212,6 +224,7 @@ export const listDeploymentsQuery = z.object({
   name_contains: z
     .string()
     .max(200)
+    .refine(withoutNul, nulFree)
     .optional()
     .meta({ description: "Case-insensitive substring of the name" }),
   status: csvQuery(deploymentStatus, { description: "Comma-separated deployment statuses" }),
@@ -220,7 +233,7 @@ export const listDeploymentsQuery = z.object({
     max: 100,
     description: "Comma-separated tag value ids; all must match",
   }),
-  image_version: z.string().max(200).optional(),
+  image_version: z.string().max(200).refine(withoutNul, nulFree).optional(),
   deployment_type: deploymentType.optional(),
   deployment_ids: csvQuery(uuid, {
     max: 100,

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { DeploymentSource } from "../../src/schemas/deployments";
+import { decrypt } from "../../src/server/crypto";
 import { createTenant, testDb, type Tenant } from "../helpers/fixtures";
 import {
   bodyWithField,
@@ -144,6 +145,57 @@ describe("POST /v2/deployments (managed mode)", () => {
     expect((await post(body("internal_container", { name }), other.keys.editor)).status).toBe(201);
   });
 
+  it.each([
+    ["a null body", null, ["body"]],
+    [
+      "no source_config",
+      { name: "x", source: "internal_container", source_revision_config: {} },
+      ["body", "source_config"],
+    ],
+    ["an unknown source", { ...valid("internal_container"), source: "ftp" }, ["body", "source"]],
+    [
+      "an unknown deployment_type",
+      valid("internal_container", { source_config: { deployment_type: "qa" } }),
+      ["body", "source_config", "deployment_type"],
+    ],
+    [
+      "a text cpu",
+      valid("internal_container", { source_config: { resource_spec: { cpu: "1" } } }),
+      ["body", "source_config", "resource_spec", "cpu"],
+    ],
+    [
+      "a tag value id that is no uuid",
+      valid("internal_container", { tag_value_ids: ["x"] }),
+      ["body", "tag_value_ids", 0],
+    ],
+    [
+      "a NUL character in a config string",
+      valid("internal_container", { source_revision_config: { image_uri: "a\u0000b" } }),
+      ["body", "source_revision_config", "image_uri"],
+    ],
+    [
+      "a NUL character in a free-form key",
+      valid("internal_container", {
+        source_config: { resource_spec: { labels: { "a\u0000": "b" } } },
+      }),
+      ["body", "source_config", "resource_spec", "labels", "a\u0000"],
+    ],
+  ])("refuses %s with 422", async (_, payload, loc) => {
+    const res = await post(payload);
+    expect(res.status, res.text).toBe(422);
+    expect(res.body.detail[0].loc).toEqual(loc);
+  });
+
+  it("refuses a body that is not JSON with 415", async () => {
+    const res = await api("/v2/deployments", {
+      key: tenant.keys.editor,
+      method: "POST",
+      rawBody: "name=x",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    expect(res.status).toBe(415);
+  });
+
   it("returns secrets only as placeholders and stores them encrypted", async () => {
     const plaintext = `sk-live-${uniqueName()}`;
     const big = "x".repeat(64 * 1024);
@@ -152,18 +204,22 @@ describe("POST /v2/deployments (managed mode)", () => {
         secrets: [
           { name: "OPENAI_API_KEY", value: plaintext },
           { name: "_big", value: big },
+          { name: "BINARY", value: "nul\u0000inside" },
         ],
       }),
     );
     expect(res.status).toBe(201);
-    expect(res.body.secrets).toEqual([
-      { name: "OPENAI_API_KEY", value: "********" },
-      { name: "_big", value: "********" },
-    ]);
+    expect(res.body.secrets).toHaveLength(3);
+    expect(res.body.secrets).toEqual(
+      expect.arrayContaining(
+        ["OPENAI_API_KEY", "_big", "BINARY"].map((name) => ({ name, value: "********" })),
+      ),
+    );
     expect(res.text).not.toContain(plaintext);
     const rows = await testDb().secret.findMany({ where: { deploymentId: res.body.id } });
-    expect(rows).toHaveLength(2);
-    for (const row of rows) expect(row.valueEncrypted).not.toContain(plaintext);
+    const stored = rows.find((r) => r.name === "OPENAI_API_KEY")!;
+    expect(stored.valueEncrypted).not.toContain(plaintext);
+    expect(decrypt(stored.valueEncrypted)).toBe(plaintext);
     const revision = await testDb().revision.findFirstOrThrow({
       where: { deploymentId: res.body.id },
     });

@@ -169,6 +169,11 @@ describe("POST /v2/deployments (managed mode)", () => {
       ["body", "tag_value_ids", 0],
     ],
     [
+      "a repo_url over 2048 bytes",
+      body("codehost", { source_config: { repo_url: `https://h.example/${"é".repeat(1020)}` } }),
+      ["body", "source_config", "repo_url"],
+    ],
+    [
       "a NUL character in a config string",
       valid("internal_container", { source_revision_config: { image_uri: "a\u0000b" } }),
       ["body", "source_revision_config", "image_uri"],

@@ -1,5 +1,13 @@
 import { z } from "zod";
-import { boolQuery, csvQuery, documentedAs, page, paginationQuery, timestamp, uuid } from "./common";
+import {
+  boolQuery,
+  csvQuery,
+  documentedAs,
+  page,
+  paginationQuery,
+  timestamp,
+  uuid,
+} from "./common";
 import { resourceSpec } from "./resource-spec";
 
 // Deployments (spec 2.3-2.7, contract 5). Field names are the public contract: snake_case.
@@ -36,6 +44,12 @@ export const deploymentName = z
     "Name must be a DNS label: lowercase letters, digits and '-', 1-63 characters, starting and ending with a letter or digit",
   );
 
+/** UTF-8 size; TextEncoder so these schemas also run in the browser. */
+const utf8Bytes = (text: string) => new TextEncoder().encode(text).length;
+
+/** repo_url is indexed, and a PostgreSQL index entry must stay under ~2.7 kB. */
+export const MAX_REPO_URL_BYTES = 2048;
+
 export const SECRET_PLACEHOLDER = "********";
 export const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const MAX_SECRET_VALUE_BYTES = 64 * 1024;
@@ -50,10 +64,7 @@ export const secretInput = z
       ),
     value: z
       .string()
-      .refine(
-        (v) => Buffer.byteLength(v, "utf8") <= MAX_SECRET_VALUE_BYTES,
-        "Secret values are at most 64 KiB",
-      ),
+      .refine((v) => utf8Bytes(v) <= MAX_SECRET_VALUE_BYTES, "Secret values are at most 64 KiB"),
   })
   .meta({ id: "SecretInput" });
 export const secretOutput = z
@@ -98,7 +109,11 @@ export const listenerConfig = z
 export const sourceConfigInput = z
   .object({
     integration_id: uuid.nullish(),
-    repo_url: z.string().min(1).nullish(),
+    repo_url: z
+      .string()
+      .min(1)
+      .refine((v) => utf8Bytes(v) <= MAX_REPO_URL_BYTES, "repo_url is at most 2048 bytes")
+      .nullish(),
     build_on_push: z.boolean().nullish(),
     custom_url: z.url().nullish(),
     resource_spec: resourceSpec.nullish(),
@@ -212,6 +227,7 @@ export const listDeploymentsQuery = z.object({
   name_contains: z
     .string()
     .max(200)
+
     .optional()
     .meta({ description: "Case-insensitive substring of the name" }),
   status: csvQuery(deploymentStatus, { description: "Comma-separated deployment statuses" }),
@@ -243,7 +259,12 @@ export const bulkDeleteQuery = z.object({
         .filter(Boolean),
     )
     .pipe(z.array(uuid).min(1).max(100))
-    .meta({ override: documentedAs({ type: "string", description: "Comma-separated deployment ids (1 to 100)" }) }),
+    .meta({
+      override: documentedAs({
+        type: "string",
+        description: "Comma-separated deployment ids (1 to 100)",
+      }),
+    }),
 });
 
 export const bulkDeleteResult = z

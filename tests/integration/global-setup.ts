@@ -1,5 +1,6 @@
 import type { TestProject } from "vitest/node";
 import { buildIfStale } from "../../scripts/build-if-stale";
+import { startCodehostServer } from "../../scripts/codehost-server";
 import { createTestDatabase } from "../helpers/database";
 import { startServer, testSecrets } from "../helpers/server";
 import { ensurePostgres, ensureRedis, REDIS_URL } from "../helpers/services";
@@ -10,6 +11,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
     testEnv: Record<string, string>;
+    /** A local code host (scripts/codehost-server.ts) serving the sample repositories. */
+    codehostUrl: string;
   }
 }
 
@@ -27,10 +30,13 @@ export default async function setup(project: TestProject) {
     HANGAR_MODE: "managed",
   };
   const server = await startServer(env);
+  const codehost = await startCodehostServer();
   project.provide("baseUrl", server.url);
+  project.provide("codehostUrl", codehost.url);
   project.provide("testEnv", env);
   return async () => {
     await server.stop();
+    await codehost.stop();
     if (process.env.KEEP_TEST_DB !== "1") await database.drop();
   };
 }

@@ -5,6 +5,7 @@ import type { Actor } from "@/server/auth/actor";
 import type { RequestContext } from "@/server/context";
 import { AppError, errorTable, isDatabaseUnavailable } from "@/server/errors";
 import { describeError, log } from "@/server/log";
+import { refuseNul } from "@/server/nul";
 import { toValidationIssues } from "@/server/rest/validation";
 
 const t = initTRPC.context<RequestContext>().create({
@@ -49,7 +50,13 @@ const mapErrors = t.middleware(async ({ next, path, ctx }) => {
 export const createRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-export const publicProcedure = t.procedure.use(mapErrors);
+/** Input text with U+0000 is refused here as at the REST door (PostgreSQL cannot store it). */
+const refuseNulInput = t.middleware(async ({ getRawInput, next }) => {
+  refuseNul("body", await getRawInput());
+  return next();
+});
+
+export const publicProcedure = t.procedure.use(mapErrors).use(refuseNulInput);
 
 /** Signed in, acting in a workspace: the services check the role each operation needs. */
 export const workspaceProcedure = publicProcedure.use(({ ctx, next }) => {

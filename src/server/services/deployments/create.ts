@@ -2,8 +2,9 @@ import { env } from "@/env";
 import type { CreateDeploymentInput, Deployment } from "@/schemas/deployments";
 import { requireRole, type Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
-import { conflict, isUniqueViolation, notFound } from "@/server/errors";
+import { badRequest, conflict, isUniqueViolation, notFound } from "@/server/errors";
 import { recordAudit } from "../audit";
+import { listIntegrationRepositories } from "../codehost-repos";
 import { resolveTagValues } from "../tags";
 import { findTemplate } from "../templates";
 import {
@@ -44,11 +45,13 @@ export async function createDeployment(
     throw notFound(`Template ${sourceConfig.template_id} not found.`);
   }
   if (sourceConfig.integration_id) {
-    const integration = await db.codehostIntegration.findFirst({
-      where: { id: sourceConfig.integration_id, organizationId: actor.organizationId },
-      select: { id: true },
-    });
-    if (!integration) throw notFound(`Integration ${sourceConfig.integration_id} not found.`);
+    // The repository must be one the integration makes available (asks the code host: 502 if it fails).
+    const repos = await listIntegrationRepositories(db, actor, sourceConfig.integration_id);
+    if (!repos.some((r) => r.url === sourceConfig.repo_url)) {
+      throw badRequest(
+        `source_config.repo_url ${sourceConfig.repo_url} is not one of integration ${sourceConfig.integration_id}'s repositories.`,
+      );
+    }
   }
   const tags = await resolveTagValues(db, actor, input.tag_value_ids ?? []);
   const secrets = mergeSecrets([], input.secrets ?? []);

@@ -5,13 +5,17 @@ import type { Actor } from "@/server/auth/actor";
 import type { DbClient } from "@/server/db";
 import { deploymentInclude, toDeployment } from "./serialize";
 
+/** Prisma's `contains` becomes ILIKE without escaping: `%` and `_` must match themselves. */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
 /** The nine filters of contract 5.1 as one Prisma condition, always inside the workspace. */
 export function deploymentFilter(
   actor: Actor,
   query: ListDeploymentsQuery,
 ): Prisma.DeploymentWhereInput {
   const where: Prisma.DeploymentWhereInput = { workspaceId: actor.workspaceId };
-  if (query.name_contains) where.name = { contains: query.name_contains, mode: "insensitive" };
+  if (query.name_contains)
+    where.name = { contains: likeLiteral(query.name_contains), mode: "insensitive" };
   if (query.status?.length) where.status = { in: query.status };
   if (query.remote_reconciled !== undefined)
     where.listenerId = query.remote_reconciled ? { not: null } : null;
@@ -22,7 +26,7 @@ export function deploymentFilter(
   }
   if (query.image_version !== undefined) where.imageVersion = query.image_version;
   if (query.deployment_type) where.deploymentType = query.deployment_type;
-  if (query.deployment_ids) where.id = { in: query.deployment_ids };
+  if (query.deployment_ids?.length) where.id = { in: query.deployment_ids };
   return where;
 }
 

@@ -62,6 +62,12 @@ export class RedisStore implements RateLimitStore {
     return { allowed: allowed === 1, remaining, resetMs };
   }
 
+  /** Resolves once connected; until then hits fail (and the limiter fails open or closed). */
+  async ready(): Promise<void> {
+    if (this.redis.status !== "ready")
+      await new Promise((resolve) => this.redis.once("ready", resolve));
+  }
+
   async close(): Promise<void> {
     this.redis.disconnect();
   }

@@ -18,7 +18,7 @@ const schema = z.object({
   REDIS_URL: z.string().optional(),
   HANGAR_RATELIMIT_ENABLED: z.stringbool().default(true),
   HANGAR_RATELIMIT_FAIL_CLOSED: z.stringbool().default(false),
-  HANGAR_RATELIMIT_REDIS_TIMEOUT_MS: z.coerce.number().int().positive().default(25),
+  HANGAR_RATELIMIT_REDIS_TIMEOUT_MS: z.coerce.number().int().positive().default(30),
   HANGAR_RATELIMIT_PREFIX: z.string().min(1).default("hangar:rl"),
   HANGAR_TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).default(0),
 });

@@ -16,6 +16,13 @@ const schema = z.object({
   HANGAR_DB_POOL_SIZE: z.coerce.number().int().positive().default(10),
   /** Serves /bench/baseline for the benchmarks in bench/. */
   HANGAR_BENCH: z.stringbool().default(false),
+  // Rate limits (README "Rate limits"): shared through Redis when REDIS_URL is set.
+  REDIS_URL: z.string().optional(),
+  HANGAR_RATELIMIT_ENABLED: z.stringbool().default(true),
+  HANGAR_RATELIMIT_FAIL_CLOSED: z.stringbool().default(false),
+  HANGAR_RATELIMIT_REDIS_TIMEOUT_MS: z.coerce.number().int().positive().default(30),
+  HANGAR_RATELIMIT_PREFIX: z.string().min(1).default("hangar:rl"),
+  HANGAR_TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).default(0),
 });
 
 export type Env = z.infer<typeof schema>;

@@ -1,6 +1,9 @@
-// Runs once when the server starts: the bootstrap of contract section 2.
+// Runs once when the server starts: the client-address hook for rate limits, then the
+// bootstrap of contract section 2.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { installPeerAddressHook } = await import("@/server/ratelimit/client-address");
+  installPeerAddressHook();
   const { env } = await import("@/env");
   const { getDb } = await import("@/server/db");
   const { bootstrap } = await import("@/server/services/bootstrap");

@@ -11,6 +11,14 @@ export interface RunningServer {
   stop: () => Promise<void>;
 }
 
+function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host: "127.0.0.1" });
+    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("error", () => resolve(false));
+  });
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -53,14 +61,16 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
   child.stdout?.on("data", (d) => (output += d));
   child.stderr?.on("data", (d) => (output += d));
   const url = `http://localhost:${port}`;
-  for (let i = 0; i < 120; i++) {
+  // Wait for the port (a TCP probe is not an HTTP request, so it spends no rate-limit budget),
+  // then ask /healthz once.
+  for (let i = 0; i < 240 && !(await portOpen(port)); i++) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
     await new Promise((r) => setTimeout(r, 250));
+  }
+  const health = await fetch(`${url}/healthz`).catch((error: Error) => error);
+  if (health instanceof Error || !health.ok) {
+    child.kill("SIGKILL");
+    throw new Error(`server did not become healthy:\n${output}`);
   }
   return {
     url,

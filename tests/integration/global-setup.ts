@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { TestProject } from "vitest/node";
 import { buildIfStale } from "../../scripts/build-if-stale";
 import { startCodehostServer } from "../../scripts/codehost-server";
@@ -26,6 +27,10 @@ export default async function setup(project: TestProject) {
     ...testSecrets,
     DATABASE_URL: database.url,
     REDIS_URL,
+    // Rate-limit counters of this run only: parallel runs on the shared Redis never meet.
+    HANGAR_RATELIMIT_PREFIX: `rl-test-${randomUUID()}`,
+    // A loaded shared machine can starve Redis past the 30 ms default and fail open mid-test.
+    HANGAR_RATELIMIT_REDIS_TIMEOUT_MS: "250",
     HANGAR_BOOTSTRAP_API_KEY: BOOTSTRAP_KEY,
     HANGAR_MODE: "managed",
   };

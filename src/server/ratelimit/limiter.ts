@@ -1,0 +1,115 @@
+import { env } from "@/env";
+import { describeError, log } from "@/server/log";
+import { clientAddress } from "./client-address";
+import { rateLimitHeaders } from "./headers";
+import { identify, matchRequest } from "./match";
+import { MemoryStore } from "./memory-store";
+import { RedisStore } from "./redis-store";
+import { limitFor, type Region } from "./rules";
+import { sessionUserId } from "./session";
+import type { RateLimitStore } from "./store";
+
+export type RateLimitOutcome =
+  | { kind: "pass"; headers: Record<string, string> }
+  | { kind: "limited"; headers: Record<string, string>; message: string }
+  | { kind: "unavailable" };
+
+export interface LimiterConfig {
+  region: Region;
+  trustedProxyHops: number;
+  failClosed: boolean;
+  authSecret?: string;
+}
+
+const FAILURE_LOG_INTERVAL_MS = 30_000;
+
+/** Logs a store failure at most once per interval (with how many it skipped), and recovery once. */
+export class FailureReporter {
+  private lastLogged = 0;
+  private skipped = 0;
+  private failing = false;
+
+  constructor(private readonly intervalMs = FAILURE_LOG_INTERVAL_MS) {}
+
+  failed(error: unknown, failClosed: boolean): void {
+    this.failing = true;
+    const now = Date.now();
+    if (now - this.lastLogged < this.intervalMs) {
+      this.skipped++;
+      return;
+    }
+    log.warn("rate limiter store unavailable", {
+      ...describeError(error),
+      requests: failClosed ? "refused (503)" : "admitted unlimited",
+      failures_since_last_log: this.skipped,
+    });
+    this.lastLogged = now;
+    this.skipped = 0;
+  }
+
+  succeeded(): void {
+    if (!this.failing) return;
+    this.failing = false;
+    log.info("rate limiter store recovered");
+  }
+}
+
+export class Limiter {
+  private readonly reporter = new FailureReporter();
+
+  constructor(
+    private readonly store: RateLimitStore,
+    private readonly config: LimiterConfig,
+  ) {}
+
+  /** For the store's own connection errors, which share the once-per-interval log. */
+  reportStoreError = (error: unknown) => this.reporter.failed(error, this.config.failClosed);
+
+  async check(method: string, path: string, headers: Headers): Promise<RateLimitOutcome> {
+    const address = clientAddress(headers, this.config.trustedProxyHops);
+    const sessionUser = headers.has("x-api-key")
+      ? null
+      : await sessionUserId(headers, this.config.authSecret);
+    const { rule, key } = matchRequest(method, path, identify(headers, address, sessionUser));
+    const limit = limitFor(rule, this.config.region);
+    let result;
+    try {
+      result = await this.store.hit(key, limit);
+      this.reporter.succeeded();
+    } catch (error) {
+      this.reportStoreError(error);
+      return this.config.failClosed ? { kind: "unavailable" } : { kind: "pass", headers: {} };
+    }
+    const limitHeaders = rateLimitHeaders(rule.id, limit, result);
+    if (result.allowed) return { kind: "pass", headers: limitHeaders };
+    const retryAfter = limitHeaders["Retry-After"];
+    return {
+      kind: "limited",
+      headers: limitHeaders,
+      message: `Rate limit exceeded: ${limit.count} requests per ${limit.seconds} seconds (${rule.category}). Retry after ${retryAfter} seconds.`,
+    };
+  }
+}
+
+let shared: Limiter | null | undefined;
+
+/** The process's limiter from the environment: Redis when REDIS_URL is set, else memory. */
+export function getLimiter(): Limiter | null {
+  if (shared !== undefined) return shared;
+  if (!env.HANGAR_RATELIMIT_ENABLED) return (shared = null);
+  const config: LimiterConfig = {
+    region: env.HANGAR_REGION,
+    trustedProxyHops: env.HANGAR_TRUSTED_PROXY_HOPS,
+    failClosed: env.HANGAR_RATELIMIT_FAIL_CLOSED,
+    authSecret: env.AUTH_SECRET,
+  };
+  if (!env.REDIS_URL) return (shared = new Limiter(new MemoryStore(), config));
+  let limiter: Limiter | undefined;
+  const store = new RedisStore({
+    url: env.REDIS_URL,
+    prefix: env.HANGAR_RATELIMIT_PREFIX,
+    commandTimeoutMs: env.HANGAR_RATELIMIT_REDIS_TIMEOUT_MS,
+    onError: (error) => limiter?.reportStoreError(error),
+  });
+  return (shared = limiter = new Limiter(store, config));
+}

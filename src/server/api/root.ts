@@ -1,9 +1,11 @@
 import { deploymentsRouter } from "./routers/deployments";
+import { sessionRouter } from "./routers/session";
 import { tagsRouter } from "./routers/tags";
 import { createCallerFactory, createRouter } from "./trpc";
 
 export const appRouter = createRouter({
   deployments: deploymentsRouter,
+  session: sessionRouter,
   tags: tagsRouter,
 });
 

@@ -1,5 +1,5 @@
 import clsx from "clsx";
-import type { InputHTMLAttributes } from "react";
+import type { ComponentProps, ReactNode } from "react";
 
 export const fieldClass = clsx(
   "h-9 w-full rounded-md border border-zinc-200 bg-white px-3 text-sm text-zinc-900 shadow-xs",
@@ -8,11 +8,11 @@ export const fieldClass = clsx(
   "aria-invalid:border-red-500",
 );
 
-export function Input({ className, ...props }: InputHTMLAttributes<HTMLInputElement>) {
+export function Input({ className, ...props }: ComponentProps<"input">) {
   return <input className={clsx(fieldClass, className)} {...props} />;
 }
 
-export function Label({ htmlFor, children }: { htmlFor: string; children: React.ReactNode }) {
+export function Label({ htmlFor, children }: { htmlFor: string; children: ReactNode }) {
   return (
     <label htmlFor={htmlFor} className="text-sm font-medium text-zinc-700 dark:text-zinc-300">
       {children}

@@ -10,7 +10,7 @@ export function Providers({ children }: { children: ReactNode }) {
     <ThemeProvider attribute="class" defaultTheme="system" enableSystem disableTransitionOnChange>
       <TRPCReactProvider>
         {children}
-        <Toaster richColors closeButton position="bottom-right" theme="system" />
+        <Toaster closeButton position="bottom-right" theme="system" />
       </TRPCReactProvider>
     </ThemeProvider>
   );

@@ -12,7 +12,11 @@ const ssoErrors: Record<string, string> = {
   AccessDenied: "Your SSO account is not linked to a Hangar user. Ask an admin to invite you.",
 };
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<{ error?: string }> }) {
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ error?: string }>;
+}) {
   if ((await auth())?.userId) redirect("/deployments");
   const { error } = await searchParams;
   const sso = oidcEnabled();
@@ -28,7 +32,10 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         </div>
         <div className="mt-8 rounded-xl border border-zinc-200 bg-white p-6 shadow-sm dark:border-zinc-800 dark:bg-zinc-900/60">
           {error && ssoErrors[error] && (
-            <p role="alert" className="mb-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800 dark:bg-red-500/10 dark:text-red-300">
+            <p
+              role="alert"
+              className="mb-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800 dark:bg-red-500/10 dark:text-red-300"
+            >
               {ssoErrors[error]}
             </p>
           )}
@@ -37,7 +44,10 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         </div>
         <p className="mt-6 text-center text-sm text-zinc-600 dark:text-zinc-400">
           Automating something?{" "}
-          <a href="/openapi.json" className="font-medium text-zinc-900 underline-offset-4 hover:underline dark:text-zinc-100">
+          <a
+            href="/openapi.json"
+            className="font-medium text-zinc-900 underline-offset-4 hover:underline dark:text-zinc-100"
+          >
             API reference
           </a>
         </p>

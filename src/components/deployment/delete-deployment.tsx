@@ -46,7 +46,8 @@ export function DeleteDeployment({ id, name }: { id: string; name: string }) {
         title="Delete deployment"
         description={
           <>
-            This permanently deletes <strong className="font-semibold text-zinc-900 dark:text-zinc-100">{name}</strong>, its
+            This permanently deletes{" "}
+            <strong className="font-semibold text-zinc-900 dark:text-zinc-100">{name}</strong>, its
             revisions and secrets. It cannot be undone.
           </>
         }
@@ -62,7 +63,13 @@ export function DeleteDeployment({ id, name }: { id: string; name: string }) {
             <label htmlFor="confirm-name" className="text-sm text-zinc-700 dark:text-zinc-300">
               Type <span className="font-mono font-semibold">{name}</span> to confirm
             </label>
-            <Input id="confirm-name" autoComplete="off" autoFocus value={typed} onChange={(e) => setTyped(e.target.value)} />
+            <Input
+              id="confirm-name"
+              autoComplete="off"
+              data-autofocus
+              value={typed}
+              onChange={(e) => setTyped(e.target.value)}
+            />
           </div>
           <div className="flex justify-end gap-2">
             <Button variant="secondary" onClick={close}>

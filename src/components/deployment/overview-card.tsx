@@ -24,12 +24,20 @@ export function OverviewCard({ deployment: d }: { deployment: Deployment }) {
             {
               label: "Custom URL",
               value: url ? (
-                <a href={url} className="text-blue-700 hover:underline dark:text-blue-400" rel="noreferrer" target="_blank">
+                <a
+                  href={url}
+                  className="text-blue-700 hover:underline dark:text-blue-400"
+                  rel="noreferrer"
+                  target="_blank"
+                >
                   {url}
                 </a>
               ) : null,
             },
-            { label: "Image version", value: d.image_version ? <Mono>{d.image_version}</Mono> : null },
+            {
+              label: "Image version",
+              value: d.image_version ? <Mono>{d.image_version}</Mono> : null,
+            },
             { label: "Created", value: <RelativeTime iso={d.created_at} /> },
             { label: "Updated", value: <RelativeTime iso={d.updated_at} /> },
           ]}

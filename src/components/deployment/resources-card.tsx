@@ -10,14 +10,23 @@ export function ResourcesCard({ deployment }: { deployment: Deployment }) {
   const structured = entries.filter(([, v]) => typeof v === "object");
   return (
     <Card>
-      <CardHeader title="Resources" description="CPU, memory and scaling. Unset values use the platform defaults." />
+      <CardHeader
+        title="Resources"
+        description="CPU, memory and scaling. Unset values use the platform defaults."
+      />
       <CardBody className="space-y-4">
-        {entries.length === 0 && <p className="text-sm text-zinc-600 dark:text-zinc-400">Platform defaults.</p>}
-        {scalars.length > 0 && <DescriptionList items={scalars.map(([k, v]) => ({ label: k, value: String(v) }))} />}
+        {entries.length === 0 && (
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">Platform defaults.</p>
+        )}
+        {scalars.length > 0 && (
+          <DescriptionList items={scalars.map(([k, v]) => ({ label: k, value: String(v) }))} />
+        )}
         {structured.map(([k, v]) => (
           <div key={k}>
             <h3 className="text-xs font-medium text-zinc-500 dark:text-zinc-400">{k}</h3>
-            <pre className="mt-1 overflow-x-auto rounded-md bg-zinc-50 p-3 font-mono text-xs dark:bg-zinc-950">{JSON.stringify(v, null, 2)}</pre>
+            <pre className="mt-1 overflow-x-auto rounded-md bg-zinc-50 p-3 font-mono text-xs dark:bg-zinc-950">
+              {JSON.stringify(v, null, 2)}
+            </pre>
           </div>
         ))}
       </CardBody>

@@ -14,7 +14,10 @@ export function SecretsCard({ deployment: d }: { deployment: Deployment }) {
         ) : (
           <ul className="divide-y divide-zinc-100 dark:divide-zinc-800" aria-label="Secrets">
             {d.secrets.map((s) => (
-              <li key={s.name} className="flex items-center justify-between gap-4 py-2 first:pt-0 last:pb-0">
+              <li
+                key={s.name}
+                className="flex items-center justify-between gap-4 py-2 first:pt-0 last:pb-0"
+              >
                 <span className="flex items-center gap-2 font-mono text-sm">
                   <KeyRound aria-hidden className="size-3.5 text-zinc-400" />
                   {s.name}

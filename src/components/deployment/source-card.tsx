@@ -12,7 +12,10 @@ export function SourceCard({ deployment: d }: { deployment: Deployment }) {
   const items = [
     { label: "Repository", value: text(c.repo_url) },
     { label: "Ref", value: text(r.repo_ref) },
-    { label: "Commit", value: r.repo_commit_sha ? <Mono>{r.repo_commit_sha.slice(0, 12)}</Mono> : null },
+    {
+      label: "Commit",
+      value: r.repo_commit_sha ? <Mono>{r.repo_commit_sha.slice(0, 12)}</Mono> : null,
+    },
     { label: "Graph config path", value: text(r.graph_config_path) },
     { label: "Image", value: text(r.image_uri) },
     { label: "Source tarball", value: text(r.source_tarball_path) },
@@ -20,7 +23,10 @@ export function SourceCard({ deployment: d }: { deployment: Deployment }) {
     { label: "Build on push", value: yesNo(c.build_on_push) },
     { label: "Install command", value: text(c.install_command) },
     { label: "Build command", value: text(c.build_command) },
-    { label: "Integration", value: c.integration_id ? <Mono>{c.integration_id.slice(0, 8)}</Mono> : null },
+    {
+      label: "Integration",
+      value: c.integration_id ? <Mono>{c.integration_id.slice(0, 8)}</Mono> : null,
+    },
     { label: "Reconciled by", value: c.listener_id ? "Remote listener" : "Hangar" },
   ].filter((item) => item.value !== null);
   return (

@@ -16,8 +16,12 @@ export function TagsCard({ tagValueIds }: { tagValueIds: string[] }) {
             {tagValueIds.map((id) => {
               const tag = byId.get(id);
               return (
-                <li key={id} className="rounded-md border border-zinc-200 px-2 py-1 text-sm dark:border-zinc-700">
-                  <span className="text-zinc-500 dark:text-zinc-400">{tag?.key ?? "tag"}:</span> {tag?.value ?? id.slice(0, 8)}
+                <li
+                  key={id}
+                  className="rounded-md border border-zinc-200 px-2 py-1 text-sm dark:border-zinc-700"
+                >
+                  <span className="text-zinc-500 dark:text-zinc-400">{tag?.key ?? "tag"}:</span>{" "}
+                  {tag?.value ?? id.slice(0, 8)}
                 </li>
               );
             })}

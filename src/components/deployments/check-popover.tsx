@@ -30,12 +30,18 @@ export function CheckPopover({
   return (
     <Popover
       label={count ? `${label}: ${count} selected` : label}
-      triggerClassName={clsx(buttonClass("secondary"), "font-normal", count && "border-zinc-400 dark:border-zinc-600")}
+      triggerClassName={clsx(
+        buttonClass("secondary"),
+        "font-normal",
+        count && "border-zinc-400 dark:border-zinc-600",
+      )}
       trigger={
         <>
           {label}
           {count > 0 && (
-            <span className="rounded-full bg-zinc-900 px-1.5 text-xs text-white dark:bg-zinc-100 dark:text-zinc-900">{count}</span>
+            <span className="rounded-full bg-zinc-900 px-1.5 text-xs text-white dark:bg-zinc-100 dark:text-zinc-900">
+              {count}
+            </span>
           )}
           <ChevronDown aria-hidden className="size-4 text-zinc-400" />
         </>
@@ -49,7 +55,9 @@ export function CheckPopover({
           {groups.map((group, i) => (
             <fieldset key={group.label ?? i} className="px-1 py-1">
               {group.label && (
-                <legend className="px-2 pb-1 text-xs font-medium text-zinc-500 dark:text-zinc-400">{group.label}</legend>
+                <legend className="px-2 pb-1 text-xs font-medium text-zinc-500 dark:text-zinc-400">
+                  {group.label}
+                </legend>
               )}
               {group.options.map((o) => (
                 <label

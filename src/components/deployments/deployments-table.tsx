@@ -15,7 +15,12 @@ const features = tableFeatures({});
 const helper = createColumnHelper<typeof features, Deployment>();
 
 function subtitle(d: Deployment): string | null {
-  return d.source_config.repo_url ?? d.source_revision_config.image_uri ?? d.source_config.template_id ?? null;
+  return (
+    d.source_config.repo_url ??
+    d.source_revision_config.image_uri ??
+    d.source_config.template_id ??
+    null
+  );
 }
 
 function columnsFor(tagsById: Map<string, TagOption>) {
@@ -31,18 +36,26 @@ function columnsFor(tagsById: Map<string, TagOption>) {
             {row.original.name}
           </Link>
           {subtitle(row.original) && (
-            <p className="mt-0.5 max-w-xs truncate font-mono text-xs text-zinc-500 dark:text-zinc-400">{subtitle(row.original)}</p>
+            <p className="mt-0.5 max-w-xs truncate font-mono text-xs text-zinc-500 dark:text-zinc-400">
+              {subtitle(row.original)}
+            </p>
           )}
         </div>
       ),
     }),
-    helper.accessor("status", { header: "Status", cell: ({ getValue }) => <StatusBadge status={getValue()} /> }),
+    helper.accessor("status", {
+      header: "Status",
+      cell: ({ getValue }) => <StatusBadge status={getValue()} />,
+    }),
     helper.accessor((d) => d.source_config.deployment_type, {
       id: "type",
       header: "Type",
       cell: ({ getValue }) => typeLabels[getValue()],
     }),
-    helper.accessor("source", { header: "Source", cell: ({ getValue }) => sourceLabels[getValue()] }),
+    helper.accessor("source", {
+      header: "Source",
+      cell: ({ getValue }) => sourceLabels[getValue()],
+    }),
     helper.accessor("tag_value_ids", {
       header: "Tags",
       cell: ({ getValue }) => (
@@ -50,7 +63,10 @@ function columnsFor(tagsById: Map<string, TagOption>) {
           {getValue().map((id) => {
             const tag = tagsById.get(id);
             return tag ? (
-              <span key={id} className="rounded bg-zinc-100 px-1.5 py-0.5 text-xs text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300">
+              <span
+                key={id}
+                className="rounded bg-zinc-100 px-1.5 py-0.5 text-xs text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300"
+              >
                 {tag.key}: {tag.value}
               </span>
             ) : null;
@@ -69,7 +85,13 @@ function columnsFor(tagsById: Map<string, TagOption>) {
   ]);
 }
 
-export function DeploymentsTable({ rows, tagsById }: { rows: Deployment[]; tagsById: Map<string, TagOption> }) {
+export function DeploymentsTable({
+  rows,
+  tagsById,
+}: {
+  rows: Deployment[];
+  tagsById: Map<string, TagOption>;
+}) {
   // Stable columns (a table v9 rule): rebuilt only when the set of known tags changes.
   const tagSignature = [...tagsById.values()].map((t) => `${t.id}=${t.key}:${t.value}`).join();
   const columns = useMemo(() => columnsFor(tagsById), [tagSignature]); // eslint-disable-line react-hooks/exhaustive-deps
@@ -80,7 +102,9 @@ export function DeploymentsTable({ rows, tagsById }: { rows: Deployment[]; tagsB
         {table.getHeaderGroups().map((group) => (
           <tr key={group.id}>
             {group.headers.map((header) => (
-              <Th key={header.id}>{header.isPlaceholder ? null : <table.FlexRender header={header} />}</Th>
+              <Th key={header.id}>
+                {header.isPlaceholder ? null : <table.FlexRender header={header} />}
+              </Th>
             ))}
           </tr>
         ))}

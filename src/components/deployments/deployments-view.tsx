@@ -28,7 +28,10 @@ export function DeploymentsView() {
   let body;
   if (list.isError) {
     body = (
-      <div role="alert" className="rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-300">
+      <div
+        role="alert"
+        className="rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-300"
+      >
         Could not load deployments: {list.error.message}
       </div>
     );
@@ -50,12 +53,21 @@ export function DeploymentsView() {
       <EmptyState
         icon={SearchX}
         title={filtered ? "No deployments match these filters" : "No deployments on this page"}
-        description={filtered ? "Try a different search or remove a filter." : "Go back to the first page."}
+        description={
+          filtered ? "Try a different search or remove a filter." : "Go back to the first page."
+        }
         action={
           <Button
             variant="secondary"
             onClick={() =>
-              setFilters({ name_contains: "", status: [], tag_value_ids: [], deployment_type: null, remote_reconciled: null, image_version: "" })
+              setFilters({
+                name_contains: "",
+                status: [],
+                tag_value_ids: [],
+                deployment_type: null,
+                remote_reconciled: null,
+                image_version: "",
+              })
             }
           >
             {filtered ? "Clear filters" : "First page"}
@@ -65,10 +77,18 @@ export function DeploymentsView() {
     );
   } else {
     body = (
-      <div className={list.isPlaceholderData ? "opacity-60 transition-opacity" : undefined} aria-busy={list.isFetching}>
+      <div
+        className={list.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}
+        aria-busy={list.isFetching}
+      >
         <DeploymentsTable rows={rows} tagsById={tags.byId} />
         <div className="mt-4">
-          <Pagination filters={filters} shown={rows.length} hasNext={fetched.length > filters.limit} setFilters={setFilters} />
+          <Pagination
+            filters={filters}
+            shown={rows.length}
+            hasNext={fetched.length > filters.limit}
+            setFilters={setFilters}
+          />
         </div>
       </div>
     );

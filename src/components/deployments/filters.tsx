@@ -5,14 +5,23 @@ import { Button } from "@/components/ui/button";
 import { Select } from "@/components/ui/select";
 import { deploymentStatuses, deploymentTypes } from "@/schemas/deployments";
 import { CheckPopover } from "./check-popover";
-import { hasFilters, type DeploymentStatus, type DeploymentType, type ListFilters } from "./list-params";
+import {
+  hasFilters,
+  type DeploymentStatus,
+  type DeploymentType,
+  type ListFilters,
+} from "./list-params";
 import { statusLabels } from "./status-badge";
 import { TextFilter } from "./text-filter";
 import type { useTagOptions } from "./use-tag-options";
 
 type SetFilters = (patch: Partial<ListFilters>) => void;
 
-export const typeLabels: Record<DeploymentType, string> = { dev_free: "Dev (free)", dev: "Dev", prod: "Production" };
+export const typeLabels: Record<DeploymentType, string> = {
+  dev_free: "Dev (free)",
+  dev: "Dev",
+  prod: "Production",
+};
 const statusOptions = deploymentStatuses.map((s) => ({ value: s, label: statusLabels[s] }));
 
 export function Filters({
@@ -45,7 +54,10 @@ export function Filters({
         />
         <CheckPopover
           label="Tags"
-          groups={tags.groups.map((g) => ({ label: g.key, options: g.options.map((o) => ({ value: o.id, label: o.value })) }))}
+          groups={tags.groups.map((g) => ({
+            label: g.key,
+            options: g.options.map((o) => ({ value: o.id, label: o.value })),
+          }))}
           selected={filters.tag_value_ids}
           onChange={(tag_value_ids) => setFilters({ tag_value_ids })}
           empty="This workspace has no tags yet."
@@ -55,9 +67,11 @@ export function Filters({
         </label>
         <Select
           id="filter-type"
-          className="w-auto"
+
           value={filters.deployment_type ?? ""}
-          onChange={(e) => setFilters({ deployment_type: (e.target.value || null) as DeploymentType | null })}
+          onChange={(e) =>
+            setFilters({ deployment_type: (e.target.value || null) as DeploymentType | null })
+          }
         >
           <option value="">All types</option>
           {deploymentTypes.map((t) => (
@@ -71,9 +85,13 @@ export function Filters({
         </label>
         <Select
           id="filter-remote"
-          className="w-auto"
+
           value={filters.remote_reconciled ?? ""}
-          onChange={(e) => setFilters({ remote_reconciled: (e.target.value || null) as ListFilters["remote_reconciled"] })}
+          onChange={(e) =>
+            setFilters({
+              remote_reconciled: (e.target.value || null) as ListFilters["remote_reconciled"],
+            })
+          }
         >
           <option value="">Any reconciler</option>
           <option value="true">Remote reconciled</option>
@@ -88,7 +106,9 @@ export function Filters({
           onChange={(image_version) => setFilters({ image_version })}
         />
       </div>
-      {hasFilters(filters) && <ActiveFilters filters={filters} setFilters={setFilters} tags={tags} />}
+      {hasFilters(filters) && (
+        <ActiveFilters filters={filters} setFilters={setFilters} tags={tags} />
+      )}
     </div>
   );
 }
@@ -109,12 +129,29 @@ function Chip({ label, onRemove }: { label: string; onRemove: () => void }) {
   );
 }
 
-function ActiveFilters({ filters: f, setFilters, tags }: { filters: ListFilters; setFilters: SetFilters; tags: ReturnType<typeof useTagOptions> }) {
+function ActiveFilters({
+  filters: f,
+  setFilters,
+  tags,
+}: {
+  filters: ListFilters;
+  setFilters: SetFilters;
+  tags: ReturnType<typeof useTagOptions>;
+}) {
   return (
     <div className="flex flex-wrap items-center gap-2" aria-label="Active filters" role="group">
-      {f.name_contains && <Chip label={`Name contains “${f.name_contains}”`} onRemove={() => setFilters({ name_contains: "" })} />}
+      {f.name_contains && (
+        <Chip
+          label={`Name contains “${f.name_contains}”`}
+          onRemove={() => setFilters({ name_contains: "" })}
+        />
+      )}
       {f.status.map((s) => (
-        <Chip key={s} label={`Status: ${statusLabels[s]}`} onRemove={() => setFilters({ status: f.status.filter((x) => x !== s) })} />
+        <Chip
+          key={s}
+          label={`Status: ${statusLabels[s]}`}
+          onRemove={() => setFilters({ status: f.status.filter((x) => x !== s) })}
+        />
       ))}
       {f.tag_value_ids.map((id) => {
         const tag = tags.byId.get(id);
@@ -126,16 +163,36 @@ function ActiveFilters({ filters: f, setFilters, tags }: { filters: ListFilters;
           />
         );
       })}
-      {f.deployment_type && <Chip label={`Type: ${typeLabels[f.deployment_type]}`} onRemove={() => setFilters({ deployment_type: null })} />}
-      {f.remote_reconciled && (
-        <Chip label={f.remote_reconciled === "true" ? "Remote reconciled" : "Hangar reconciled"} onRemove={() => setFilters({ remote_reconciled: null })} />
+      {f.deployment_type && (
+        <Chip
+          label={`Type: ${typeLabels[f.deployment_type]}`}
+          onRemove={() => setFilters({ deployment_type: null })}
+        />
       )}
-      {f.image_version && <Chip label={`Image ${f.image_version}`} onRemove={() => setFilters({ image_version: "" })} />}
+      {f.remote_reconciled && (
+        <Chip
+          label={f.remote_reconciled === "true" ? "Remote reconciled" : "Hangar reconciled"}
+          onRemove={() => setFilters({ remote_reconciled: null })}
+        />
+      )}
+      {f.image_version && (
+        <Chip
+          label={`Image ${f.image_version}`}
+          onRemove={() => setFilters({ image_version: "" })}
+        />
+      )}
       <Button
         variant="ghost"
         size="sm"
         onClick={() =>
-          setFilters({ name_contains: "", status: [], tag_value_ids: [], deployment_type: null, remote_reconciled: null, image_version: "" })
+          setFilters({
+            name_contains: "",
+            status: [],
+            tag_value_ids: [],
+            deployment_type: null,
+            remote_reconciled: null,
+            image_version: "",
+          })
         }
       >
         Clear filters

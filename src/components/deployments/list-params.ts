@@ -1,5 +1,9 @@
 import type { z } from "zod";
-import { deploymentStatuses, deploymentTypes, type listDeploymentsQuery } from "@/schemas/deployments";
+import {
+  deploymentStatuses,
+  deploymentTypes,
+  type listDeploymentsQuery,
+} from "@/schemas/deployments";
 
 // The deployments list's filters live in the URL: one parser for the server page and the client view.
 
@@ -23,7 +27,11 @@ export interface ListFilters {
 type ParamSource = { get(name: string): string | null };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const list = (raw: string | null) => (raw ?? "").split(",").map((v) => v.trim()).filter(Boolean);
+const list = (raw: string | null) =>
+  (raw ?? "")
+    .split(",")
+    .map((v) => v.trim())
+    .filter(Boolean);
 const int = (raw: string | null, fallback: number, min: number, max: number) => {
   const n = raw && /^\d+$/.test(raw) ? Number(raw) : fallback;
   return Math.min(Math.max(n, min), max);
@@ -39,7 +47,9 @@ export function filtersFromParams(params: ParamSource): ListFilters {
       deploymentStatuses.includes(s as DeploymentStatus),
     ),
     deployment_type: oneOf(deploymentTypes, params.get("deployment_type")),
-    tag_value_ids: list(params.get("tag_value_ids")).filter((id) => UUID.test(id)).slice(0, 100),
+    tag_value_ids: list(params.get("tag_value_ids"))
+      .filter((id) => UUID.test(id))
+      .slice(0, 100),
     image_version: (params.get("image_version") ?? "").slice(0, 200),
     remote_reconciled: oneOf(["true", "false"] as const, params.get("remote_reconciled")),
     // One row more than a page is fetched to learn whether there is a next page.
@@ -64,7 +74,12 @@ export function paramsFromFilters(f: ListFilters): URLSearchParams {
 
 export function hasFilters(f: ListFilters): boolean {
   return Boolean(
-    f.name_contains || f.status.length || f.deployment_type || f.tag_value_ids.length || f.image_version || f.remote_reconciled,
+    f.name_contains ||
+    f.status.length ||
+    f.deployment_type ||
+    f.tag_value_ids.length ||
+    f.image_version ||
+    f.remote_reconciled,
   );
 }
 

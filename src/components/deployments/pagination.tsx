@@ -17,15 +17,24 @@ export function Pagination({
   setFilters: (patch: Partial<ListFilters>) => void;
 }) {
   const { offset, limit } = filters;
-  const sizes = PAGE_SIZES.includes(limit as (typeof PAGE_SIZES)[number]) ? PAGE_SIZES : [...PAGE_SIZES, limit].sort((a, b) => a - b);
+  const sizes = PAGE_SIZES.includes(limit as (typeof PAGE_SIZES)[number])
+    ? PAGE_SIZES
+    : [...PAGE_SIZES, limit].sort((a, b) => a - b);
   return (
-    <nav aria-label="Pagination" className="flex flex-wrap items-center justify-between gap-3 text-sm text-zinc-600 dark:text-zinc-400">
+    <nav
+      aria-label="Pagination"
+      className="flex flex-wrap items-center justify-between gap-3 text-sm text-zinc-600 dark:text-zinc-400"
+    >
       <p aria-live="polite">
         {shown === 0 ? "No rows" : `Showing ${offset + 1}–${offset + shown}`}
       </p>
       <div className="flex items-center gap-2">
         <label htmlFor="page-size">Rows per page</label>
-        <Select id="page-size" className="w-auto" value={limit} onChange={(e) => setFilters({ limit: Number(e.target.value) })}>
+        <Select
+          id="page-size"
+          value={limit}
+          onChange={(e) => setFilters({ limit: Number(e.target.value) })}
+        >
           {sizes.map((n) => (
             <option key={n} value={n}>
               {n}
@@ -41,7 +50,12 @@ export function Pagination({
           <ChevronLeft aria-hidden className="size-4" />
           Previous
         </Button>
-        <Button variant="secondary" size="sm" disabled={!hasNext} onClick={() => setFilters({ offset: offset + limit })}>
+        <Button
+          variant="secondary"
+          size="sm"
+          disabled={!hasNext}
+          onClick={() => setFilters({ offset: offset + limit })}
+        >
           Next
           <ChevronRight aria-hidden className="size-4" />
         </Button>

@@ -43,7 +43,10 @@ export function TextFilter({
       </label>
       <div className="relative">
         {icon && (
-          <Search aria-hidden className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-zinc-400" />
+          <Search
+            aria-hidden
+            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-zinc-400"
+          />
         )}
         <Input
           ref={input}

@@ -18,7 +18,11 @@ export function useTagOptions() {
   });
   const groups = keys.map((k, i) => ({
     key: k.key,
-    options: (values[i]?.data ?? []).map((v): TagOption => ({ id: v.id, key: k.key, value: v.value })),
+    options: (values[i]?.data ?? []).map((v): TagOption => ({
+      id: v.id,
+      key: k.key,
+      value: v.value,
+    })),
   }));
   const byId = new Map(groups.flatMap((g) => g.options.map((o) => [o.id, o] as const)));
   return { groups, byId };

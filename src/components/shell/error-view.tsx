@@ -4,7 +4,13 @@ import { AlertTriangle } from "lucide-react";
 import { Button } from "@/components/ui/button";
 
 /** What error.tsx files render: the message stays generic, the digest ties it to the server log. */
-export function ErrorView({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
+export function ErrorView({
+  error,
+  reset,
+}: {
+  error: Error & { digest?: string };
+  reset: () => void;
+}) {
   return (
     <div role="alert" className="mx-auto flex max-w-md flex-col items-center py-16 text-center">
       <div className="rounded-full bg-red-50 p-3 dark:bg-red-500/10">

@@ -47,7 +47,10 @@ export function Footer() {
   return (
     <footer className="mx-auto flex max-w-6xl items-center justify-between px-4 py-8 text-xs text-zinc-500 sm:px-6 dark:text-zinc-400">
       <span>Hangar</span>
-      <a href="/openapi.json" className="hover:text-zinc-900 hover:underline dark:hover:text-zinc-100">
+      <a
+        href="/openapi.json"
+        className="hover:text-zinc-900 hover:underline dark:hover:text-zinc-100"
+      >
         API reference
       </a>
     </footer>

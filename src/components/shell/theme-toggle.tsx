@@ -17,7 +17,11 @@ export function ThemeToggle() {
   const [mounted, setMounted] = useState(false);
   useEffect(() => setMounted(true), []);
   return (
-    <div role="group" aria-label="Theme" className="flex rounded-md border border-zinc-200 p-0.5 dark:border-zinc-800">
+    <div
+      role="group"
+      aria-label="Theme"
+      className="flex rounded-md border border-zinc-200 p-0.5 dark:border-zinc-800"
+    >
       {themes.map(({ value, label, icon: Icon }) => {
         const checked = mounted && theme === value;
         return (

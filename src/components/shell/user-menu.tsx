@@ -4,7 +4,15 @@ import { LogOut } from "lucide-react";
 import { Popover } from "@/components/ui/popover";
 import { signOutAction } from "@/server/auth/actions";
 
-export function UserMenu({ email, name, role }: { email: string; name: string | null; role: string }) {
+export function UserMenu({
+  email,
+  name,
+  role,
+}: {
+  email: string;
+  name: string | null;
+  role: string;
+}) {
   const initial = (name ?? email).charAt(0).toUpperCase();
   return (
     <Popover

@@ -12,6 +12,7 @@ export function WorkspaceSwitcher({ me }: { me: SessionMe }) {
   const queryClient = useQueryClient();
   const [pending, startTransition] = useTransition();
   const current = me.workspaces.find((w) => w.id === me.current_workspace_id);
+  const organizations = [...new Set(me.workspaces.map((w) => w.organization_name))];
 
   if (me.workspaces.length < 2) {
     return <span className="truncate text-sm font-medium">{current?.name ?? "Workspace"}</span>;
@@ -37,12 +38,18 @@ export function WorkspaceSwitcher({ me }: { me: SessionMe }) {
         value={me.current_workspace_id}
         disabled={pending}
         onChange={(e) => onChange(e.target.value)}
-        className="h-8 max-w-52 truncate rounded-md border border-transparent bg-transparent pr-7 pl-2 text-sm font-medium hover:border-zinc-200 focus-visible:outline-2 focus-visible:outline-blue-600 dark:hover:border-zinc-800"
+        className="h-8 max-w-64 truncate rounded-md border border-transparent bg-transparent pr-7 dark:bg-zinc-950 pl-2 text-sm font-medium hover:border-zinc-200 focus-visible:outline-2 focus-visible:outline-blue-600 dark:hover:border-zinc-800"
       >
-        {me.workspaces.map((w) => (
-          <option key={w.id} value={w.id}>
-            {w.name} · {w.organization_name}
-          </option>
+        {organizations.map((org) => (
+          <optgroup key={org} label={org}>
+            {me.workspaces
+              .filter((w) => w.organization_name === org)
+              .map((w) => (
+                <option key={w.id} value={w.id}>
+                  {w.name}
+                </option>
+              ))}
+          </optgroup>
         ))}
       </select>
     </>

@@ -20,7 +20,15 @@ const dots: Record<BadgeTone, string> = {
   blue: "bg-blue-500",
 };
 
-export function Badge({ tone = "zinc", dot, children }: { tone?: BadgeTone; dot?: boolean; children: ReactNode }) {
+export function Badge({
+  tone = "zinc",
+  dot,
+  children,
+}: {
+  tone?: BadgeTone;
+  dot?: boolean;
+  children: ReactNode;
+}) {
   return (
     <span
       className={clsx(

@@ -14,12 +14,22 @@ export function Card({ className, children }: { className?: string; children: Re
   );
 }
 
-export function CardHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
+export function CardHeader({
+  title,
+  description,
+  actions,
+}: {
+  title: string;
+  description?: ReactNode;
+  actions?: ReactNode;
+}) {
   return (
     <header className="flex items-start justify-between gap-4 border-b border-zinc-200 px-5 py-4 dark:border-zinc-800">
       <div>
         <h2 className="text-sm font-semibold">{title}</h2>
-        {description && <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">{description}</p>}
+        {description && (
+          <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">{description}</p>
+        )}
       </div>
       {actions}
     </header>

@@ -12,7 +12,9 @@ export function DescriptionList({ items }: { items: DescriptionItem[] }) {
       {items.map(({ label, value }) => (
         <div key={label} className="min-w-0">
           <dt className="text-xs font-medium text-zinc-500 dark:text-zinc-400">{label}</dt>
-          <dd className="mt-1 truncate text-sm text-zinc-900 dark:text-zinc-100">{value ?? <span className="text-zinc-400">—</span>}</dd>
+          <dd className="mt-1 text-sm [overflow-wrap:anywhere] text-zinc-900 dark:text-zinc-100">
+            {value ?? <span className="text-zinc-400">—</span>}
+          </dd>
         </div>
       ))}
     </dl>

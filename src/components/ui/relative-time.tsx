@@ -15,7 +15,9 @@ export function formatRelative(date: Date, now = Date.now()): string {
   const seconds = Math.round((date.getTime() - now) / 1000);
   for (const [unit, size] of units) {
     if (Math.abs(seconds) >= size || unit === "second") {
-      return Math.abs(seconds) < 10 && unit === "second" ? "just now" : relative.format(Math.round(seconds / size), unit);
+      return Math.abs(seconds) < 10 && unit === "second"
+        ? "just now"
+        : relative.format(Math.round(seconds / size), unit);
     }
   }
   return relative.format(0, "second");

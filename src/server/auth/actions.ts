@@ -12,7 +12,10 @@ export type SignInState = { error: string | null; email: string };
 const form = z.object({ email: z.string().trim(), password: z.string() });
 
 export async function signInWithPassword(_prev: SignInState, data: FormData): Promise<SignInState> {
-  const { email, password } = form.parse({ email: data.get("email") ?? "", password: data.get("password") ?? "" });
+  const { email, password } = form.parse({
+    email: data.get("email") ?? "",
+    password: data.get("password") ?? "",
+  });
   if (!email || !password) return { error: "Enter your email and password.", email };
   try {
     await signIn("credentials", { email, password, redirectTo: "/deployments" });

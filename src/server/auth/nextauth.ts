@@ -46,7 +46,9 @@ const config: NextAuthConfig = {
     },
     async jwt({ token, user, trigger, session, account, profile }) {
       const userId =
-        account?.provider === OIDC_PROVIDER_ID ? await hangarUserIdForOidc(profile ?? {}) : user?.id;
+        account?.provider === OIDC_PROVIDER_ID
+          ? await hangarUserIdForOidc(profile ?? {})
+          : user?.id;
       if (userId) {
         token.uid = userId;
         const first = await getDb().membership.findFirst({

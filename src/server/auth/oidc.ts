@@ -6,7 +6,8 @@ export const OIDC_PROVIDER_ID = "oidc";
 
 /** The OpenID Connect provider, only when its three variables are configured. */
 export function oidcProvider(): Provider | null {
-  if (!env.AUTH_OIDC_ISSUER || !env.AUTH_OIDC_CLIENT_ID || !env.AUTH_OIDC_CLIENT_SECRET) return null;
+  if (!env.AUTH_OIDC_ISSUER || !env.AUTH_OIDC_CLIENT_ID || !env.AUTH_OIDC_CLIENT_SECRET)
+    return null;
   return {
     id: OIDC_PROVIDER_ID,
     name: "SSO",

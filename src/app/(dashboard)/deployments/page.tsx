@@ -19,7 +19,9 @@ export default async function DeploymentsPage({ searchParams }: { searchParams: 
   const keys = await queryClient.fetchQuery(trpc.tags.listKeys.queryOptions()).catch(() => []);
   await Promise.all([
     queryClient.prefetchQuery(trpc.deployments.list.queryOptions(listInput(filters))),
-    ...keys.map((k) => queryClient.prefetchQuery(trpc.tags.listValues.queryOptions({ tagKeyId: k.id }))),
+    ...keys.map((k) =>
+      queryClient.prefetchQuery(trpc.tags.listValues.queryOptions({ tagKeyId: k.id })),
+    ),
   ]);
   return (
     <>

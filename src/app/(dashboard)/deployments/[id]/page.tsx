@@ -29,7 +29,9 @@ export default async function DeploymentPage({ params }: { params: Params }) {
   const keys = await queryClient.fetchQuery(trpc.tags.listKeys.queryOptions());
   await Promise.all([
     queryClient.prefetchQuery(trpc.session.me.queryOptions()),
-    ...keys.map((k) => queryClient.prefetchQuery(trpc.tags.listValues.queryOptions({ tagKeyId: k.id }))),
+    ...keys.map((k) =>
+      queryClient.prefetchQuery(trpc.tags.listValues.queryOptions({ tagKeyId: k.id })),
+    ),
   ]);
   return (
     <HydrateClient>

@@ -1,7 +1,8 @@
 // `npm test`: the whole suite. Prepares what it needs: PostgreSQL and Redis started when down,
-// a build of the app, throwaway databases (made by the suites themselves), then runs them.
+// a build of the app, throwaway databases (made by the suites themselves), then runs vitest and
+// the Playwright end-to-end tests, and reports one total.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { ensurePostgres, ensureRedis } from "../tests/helpers/services";
 import { buildIfStale } from "./build-if-stale";
 
@@ -10,22 +11,42 @@ await ensureRedis();
 buildIfStale();
 
 mkdirSync("test-results", { recursive: true });
-const report = "test-results/vitest.json";
-const vitest = spawnSync(
-  process.execPath,
-  ["node_modules/vitest/vitest.mjs", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...process.argv.slice(2)],
-  { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } },
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+
+/** Runs one suite and reads its JSON report; a missing report counts as one failure. */
+function run(args: string[], report: string, count: (json: any) => [number, number]) {
+  rmSync(report, { force: true });
+  const child = spawnSync(process.execPath, args, { stdio: "inherit", env });
+  try {
+    const [passed, failed] = count(JSON.parse(readFileSync(report, "utf8")));
+    return { passed, failed: child.status === 0 ? failed : Math.max(failed, 1) };
+  } catch {
+    return { passed: 0, failed: 1 };
+  }
+}
+
+const vitestReport = "test-results/vitest.json";
+const vitest = run(
+  [
+    "node_modules/vitest/vitest.mjs",
+    "run",
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${vitestReport}`,
+    ...process.argv.slice(2),
+  ],
+  vitestReport,
+  (r) => [r.numPassedTests, r.numFailedTests],
 );
 
-let passed = 0;
-let failed = 0;
-try {
-  const results = JSON.parse(readFileSync(report, "utf8")) as { numPassedTests: number; numFailedTests: number };
-  passed = results.numPassedTests;
-  failed = results.numFailedTests;
-} catch {
-  failed = Math.max(failed, 1);
-}
-const code = vitest.status === 0 && failed === 0 ? 0 : 1;
+// Playwright's json reporter (playwright.config.ts) writes this file.
+const e2e = run(
+  ["node_modules/@playwright/test/cli.js", "test"],
+  "test-results/playwright.json",
+  (r) => [r.stats.expected + r.stats.flaky, r.stats.unexpected],
+);
+
+const passed = vitest.passed + e2e.passed;
+const failed = vitest.failed + e2e.failed;
 console.log(`\n${passed} passed, ${failed} failed`);
-process.exit(code);
+process.exit(failed === 0 ? 0 : 1);

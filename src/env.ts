@@ -12,6 +12,10 @@ const schema = z.object({
   HANGAR_BOOTSTRAP_API_KEY: z.string().optional(),
   HANGAR_ADMIN_EMAIL: z.string().default("admin@hangar.local"),
   HANGAR_ADMIN_PASSWORD: z.string().default("hangar-admin"),
+  /** OpenID Connect sign-in ("Sign in with SSO"): offered only when all three are set. */
+  AUTH_OIDC_ISSUER: z.url().optional(),
+  AUTH_OIDC_CLIENT_ID: z.string().min(1).optional(),
+  AUTH_OIDC_CLIENT_SECRET: z.string().min(1).optional(),
   HANGAR_CODEHOST_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   HANGAR_DB_POOL_SIZE: z.coerce.number().int().positive().default(10),
   /** Serves /bench/baseline for the benchmarks in bench/. */

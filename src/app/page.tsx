@@ -1,14 +1,7 @@
-export default function HomePage() {
-  return (
-    <main className="mx-auto max-w-2xl p-10">
-      <h1 className="text-2xl font-semibold">Hangar</h1>
-      <p className="mt-2 text-zinc-600 dark:text-zinc-400">
-        The control plane for agent deployments. The REST API is described at{" "}
-        <a className="underline" href="/openapi.json">
-          /openapi.json
-        </a>
-        .
-      </p>
-    </main>
-  );
+import { redirect } from "next/navigation";
+import { auth } from "@/server/auth/nextauth";
+
+export default async function HomePage() {
+  const session = await auth();
+  redirect(session?.userId ? "/deployments" : "/signin");
 }

@@ -2,6 +2,7 @@ import { deploymentsRouter } from "./routers/deployments";
 import { integrationsRouter } from "./routers/integrations";
 import { oauthProvidersRouter } from "./routers/oauth-providers";
 import { revisionsRouter } from "./routers/revisions";
+import { sessionRouter } from "./routers/session";
 import { tagsRouter } from "./routers/tags";
 import { apiKeysRouter } from "./routers/api-keys";
 import { auditRouter } from "./routers/audit";
@@ -12,6 +13,7 @@ import { createCallerFactory, createRouter } from "./trpc";
 export const appRouter = createRouter({
   deployments: deploymentsRouter,
   revisions: revisionsRouter,
+  session: sessionRouter,
   tags: tagsRouter,
   oauthProviders: oauthProvidersRouter,
   integrations: integrationsRouter,

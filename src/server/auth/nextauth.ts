@@ -3,6 +3,7 @@ import Credentials from "next-auth/providers/credentials";
 import { z } from "zod";
 import { env } from "@/env";
 import { getDb } from "@/server/db";
+import { hangarUserIdForOidc, OIDC_PROVIDER_ID, oidcProvider } from "./oidc";
 import { verifyPassword } from "./passwords";
 
 declare module "next-auth" {
@@ -36,13 +37,22 @@ const config: NextAuthConfig = {
         return { id: user.id, email: user.email, name: user.name };
       },
     }),
+    ...[oidcProvider()].filter((p) => p !== null),
   ],
   callbacks: {
-    async jwt({ token, user, trigger, session }) {
-      if (user?.id) {
-        token.uid = user.id;
+    async signIn({ account, profile }) {
+      if (account?.provider !== OIDC_PROVIDER_ID) return true;
+      return (await hangarUserIdForOidc(profile ?? {})) !== null;
+    },
+    async jwt({ token, user, trigger, session, account, profile }) {
+      const userId =
+        account?.provider === OIDC_PROVIDER_ID
+          ? await hangarUserIdForOidc(profile ?? {})
+          : user?.id;
+      if (userId) {
+        token.uid = userId;
         const first = await getDb().membership.findFirst({
-          where: { userId: user.id },
+          where: { userId },
           orderBy: { createdAt: "asc" },
         });
         token.workspaceId = first?.workspaceId ?? null;
@@ -65,4 +75,4 @@ const config: NextAuthConfig = {
   },
 };
 
-export const { handlers, auth, signIn, signOut } = NextAuth(config);
+export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth(config);

@@ -1,0 +1,62 @@
+import { auditPage, expect, signIn, state, test } from "./fixtures";
+
+test("signed-out visitors are sent to sign in", async ({ page }) => {
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/signin$/);
+  await page.goto("/deployments");
+  await expect(page).toHaveURL(/\/signin/);
+  await expect(page.getByRole("heading", { name: "Sign in to Hangar" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Sign in with SSO" })).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "API reference" })).toHaveAttribute(
+    "href",
+    "/openapi.json",
+  );
+  await auditPage(page, "signin");
+});
+
+test("a wrong password shows an error; the right one lands on deployments", async ({ page }) => {
+  await page.goto("/signin");
+  await page.getByLabel("Email").fill(state.admin.email);
+  await page.getByLabel("Password").fill("not-the-password");
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Incorrect" })).toHaveText(
+    "Incorrect email or password.",
+  );
+  await expect(page).toHaveURL(/\/signin/);
+  await expect(page.getByLabel("Email")).toHaveValue(state.admin.email);
+  await auditPage(page, "signin-error");
+
+  await page.getByLabel("Password").fill(state.admin.password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(page).toHaveURL(/\/deployments$/);
+  await expect(page.getByRole("heading", { name: "Deployments" })).toBeVisible();
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/deployments$/);
+});
+
+test("sign out ends the session", async ({ page }) => {
+  await signIn(page, state.admin);
+  await page.getByRole("button", { name: `Account: ${state.admin.email}` }).click();
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/signin$/);
+  await page.goto("/deployments");
+  await expect(page).toHaveURL(/\/signin/);
+});
+
+test("the workspace switcher moves to another workspace", async ({ page }) => {
+  await signIn(page, state.admin);
+  await expect(page.getByRole("link", { name: "support-agent", exact: true })).toBeVisible();
+  const switcher = page.getByLabel("Workspace");
+  await switcher.selectOption({ label: state.otherWorkspace });
+  await expect(page.getByRole("heading", { name: "No deployments yet" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Import a repository" })).toHaveAttribute(
+    "href",
+    "/import",
+  );
+  await auditPage(page, "deployments-empty");
+  await page.getByRole("link", { name: "Import a repository" }).click();
+  await expect(page.getByRole("heading", { name: "Import a repository" })).toBeVisible();
+  await auditPage(page, "import");
+  await page.getByLabel("Workspace").selectOption({ label: "Default workspace" });
+  await expect(page.getByRole("link", { name: "support-agent", exact: true })).toBeVisible();
+});

@@ -1,0 +1,38 @@
+import { buildIfStale } from "../scripts/build-if-stale";
+import { createTestDatabase } from "../tests/helpers/database";
+import { startServer, testSecrets } from "../tests/helpers/server";
+import { ensurePostgres, ensureRedis, REDIS_URL } from "../tests/helpers/services";
+import { seed } from "./seed";
+
+const BOOTSTRAP_KEY = "hgr_e2e_bootstrap_key_0123456789abcdef";
+const admin = { email: "admin@hangar.test", password: "admin-password-123" };
+
+/** A throwaway database, a built server and seeded data for the whole run; torn down after. */
+export default async function globalSetup() {
+  await ensurePostgres();
+  await ensureRedis();
+  const database = await createTestDatabase("hangar_e2e");
+  buildIfStale();
+  const server = await startServer({
+    ...testSecrets,
+    DATABASE_URL: database.url,
+    REDIS_URL,
+    HANGAR_MODE: "managed",
+    HANGAR_BOOTSTRAP_API_KEY: BOOTSTRAP_KEY,
+    HANGAR_ADMIN_EMAIL: admin.email,
+    HANGAR_ADMIN_PASSWORD: admin.password,
+  });
+  try {
+    const state = await seed(server.url, database.url, BOOTSTRAP_KEY, admin);
+    // Workers start after this and inherit the environment.
+    process.env.E2E_STATE = JSON.stringify(state);
+  } catch (error) {
+    await server.stop();
+    await database.drop();
+    throw error;
+  }
+  return async () => {
+    await server.stop();
+    if (process.env.KEEP_TEST_DB !== "1") await database.drop();
+  };
+}

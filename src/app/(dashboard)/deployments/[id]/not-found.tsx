@@ -1,0 +1,19 @@
+import { SearchX } from "lucide-react";
+import Link from "next/link";
+import { buttonClass } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+
+export default function DeploymentNotFound() {
+  return (
+    <EmptyState
+      icon={SearchX}
+      title="Deployment not found"
+      description="It may have been deleted, or it belongs to another workspace."
+      action={
+        <Link href="/deployments" className={buttonClass("secondary")}>
+          All deployments
+        </Link>
+      }
+    />
+  );
+}

@@ -1,0 +1,40 @@
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { DescriptionList, Mono } from "@/components/ui/description-list";
+import type { Deployment } from "@/schemas/deployments";
+
+const text = (v: string | null) => (v ? <Mono>{v}</Mono> : null);
+const yesNo = (v: boolean | null) => (v === null ? null : v ? "Yes" : "No");
+
+/** Read-only until editing arrives with PATCH. */
+export function SourceCard({ deployment: d }: { deployment: Deployment }) {
+  const c = d.source_config;
+  const r = d.source_revision_config;
+  const items = [
+    { label: "Repository", value: text(c.repo_url) },
+    { label: "Ref", value: text(r.repo_ref) },
+    {
+      label: "Commit",
+      value: r.repo_commit_sha ? <Mono>{r.repo_commit_sha.slice(0, 12)}</Mono> : null,
+    },
+    { label: "Graph config path", value: text(r.graph_config_path) },
+    { label: "Image", value: text(r.image_uri) },
+    { label: "Source tarball", value: text(r.source_tarball_path) },
+    { label: "Template", value: text(c.template_id) },
+    { label: "Build on push", value: yesNo(c.build_on_push) },
+    { label: "Install command", value: text(c.install_command) },
+    { label: "Build command", value: text(c.build_command) },
+    {
+      label: "Integration",
+      value: c.integration_id ? <Mono>{c.integration_id.slice(0, 8)}</Mono> : null,
+    },
+    { label: "Reconciled by", value: c.listener_id ? "Remote listener" : "Hangar" },
+  ].filter((item) => item.value !== null);
+  return (
+    <Card>
+      <CardHeader title="Source" description="Where this deployment's code comes from." />
+      <CardBody>
+        <DescriptionList items={items} />
+      </CardBody>
+    </Card>
+  );
+}

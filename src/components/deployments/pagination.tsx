@@ -1,0 +1,65 @@
+"use client";
+
+import { ChevronLeft, ChevronRight } from "lucide-react";
+import { Button } from "@/components/ui/button";
+import { Select } from "@/components/ui/select";
+import { PAGE_SIZES, type ListFilters } from "./list-params";
+
+export function Pagination({
+  filters,
+  shown,
+  hasNext,
+  setFilters,
+}: {
+  filters: ListFilters;
+  shown: number;
+  hasNext: boolean;
+  setFilters: (patch: Partial<ListFilters>) => void;
+}) {
+  const { offset, limit } = filters;
+  const sizes = PAGE_SIZES.includes(limit as (typeof PAGE_SIZES)[number])
+    ? PAGE_SIZES
+    : [...PAGE_SIZES, limit].sort((a, b) => a - b);
+  return (
+    <nav
+      aria-label="Pagination"
+      className="flex flex-wrap items-center justify-between gap-3 text-sm text-zinc-600 dark:text-zinc-400"
+    >
+      <p aria-live="polite">
+        {shown === 0 ? "No rows" : `Showing ${offset + 1}–${offset + shown}`}
+      </p>
+      <div className="flex items-center gap-2">
+        <label htmlFor="page-size">Rows per page</label>
+        <Select
+          id="page-size"
+          value={limit}
+          onChange={(e) => setFilters({ limit: Number(e.target.value) })}
+        >
+          {sizes.map((n) => (
+            <option key={n} value={n}>
+              {n}
+            </option>
+          ))}
+        </Select>
+        <Button
+          variant="secondary"
+          size="sm"
+          disabled={offset === 0}
+          onClick={() => setFilters({ offset: Math.max(0, offset - limit) })}
+        >
+          <ChevronLeft aria-hidden className="size-4" />
+          Previous
+        </Button>
+        <Button
+          variant="secondary"
+          size="sm"
+          disabled={!hasNext}
+          onClick={() => setFilters({ offset: offset + limit })}
+        >
+          Next
+          <ChevronRight aria-hidden className="size-4" />
+        </Button>
+      </div>
+    </nav>
+  );
+}

@@ -1,0 +1,58 @@
+import Link from "next/link";
+import type { SessionMe } from "@/schemas/session";
+import { Logo } from "./logo";
+import { Nav } from "./nav";
+import { ThemeToggle } from "./theme-toggle";
+import { UserMenu } from "./user-menu";
+import { WorkspaceSwitcher } from "./workspace-switcher";
+
+export function Header({ me }: { me: SessionMe }) {
+  return (
+    <header className="sticky top-0 z-20 border-b border-zinc-200 bg-white/85 backdrop-blur dark:border-zinc-800 dark:bg-zinc-950/85">
+      <div className="mx-auto flex h-14 max-w-6xl items-center gap-3 px-4 sm:px-6">
+        <Link
+          href="/deployments"
+          className="rounded-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+        >
+          <Logo withName />
+        </Link>
+        <span aria-hidden className="text-zinc-300 dark:text-zinc-700">
+          /
+        </span>
+        <WorkspaceSwitcher me={me} />
+        <div className="ml-auto flex items-center gap-3">
+          <ThemeToggle />
+          <UserMenu email={me.user.email} name={me.user.name} role={me.role} />
+        </div>
+      </div>
+      <div className="mx-auto max-w-6xl px-2 sm:px-4">
+        <Nav />
+      </div>
+    </header>
+  );
+}
+
+export function SkipLink() {
+  return (
+    <a
+      href="#main"
+      className="sr-only z-50 rounded-md bg-white px-3 py-2 text-sm font-medium shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:outline-2 focus:outline-blue-600 dark:bg-zinc-900"
+    >
+      Skip to content
+    </a>
+  );
+}
+
+export function Footer() {
+  return (
+    <footer className="mx-auto flex max-w-6xl items-center justify-between px-4 py-8 text-xs text-zinc-500 sm:px-6 dark:text-zinc-400">
+      <span>Hangar</span>
+      <a
+        href="/openapi.json"
+        className="hover:text-zinc-900 hover:underline dark:hover:text-zinc-100"
+      >
+        API reference
+      </a>
+    </footer>
+  );
+}

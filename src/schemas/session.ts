@@ -1,0 +1,21 @@
+import { z } from "zod";
+import { uuid } from "./common";
+
+// The signed-in user as the dashboard sees them: who they are and where they may act.
+
+export const role = z.enum(["viewer", "editor", "admin"]);
+
+export const sessionWorkspace = z.object({
+  id: uuid,
+  name: z.string(),
+  organization_name: z.string(),
+  role,
+});
+
+export const sessionMe = z.object({
+  user: z.object({ id: uuid, email: z.string(), name: z.string().nullable() }),
+  workspaces: z.array(sessionWorkspace),
+  current_workspace_id: uuid,
+  role,
+});
+export type SessionMe = z.infer<typeof sessionMe>;

@@ -3,7 +3,35 @@ import { z } from "zod";
 // ResourceSpec (spec 2.6) with the contract's rules (5.2). Used by the API and the dashboard forms.
 
 const freeForm = z.record(z.string(), z.unknown());
-const stringMap = z.record(z.string(), z.string());
+// Kubernetes label syntax: an optional DNS-subdomain prefix and a name of at most 63 characters.
+const LABEL_NAME = /^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)$/;
+const LABEL_PREFIX = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const isLabelKey = (key: string) => {
+  const [prefix, name] = key.includes("/") ? key.split(/\/(.*)/s) : [undefined, key];
+  return (
+    LABEL_NAME.test(name ?? "") &&
+    (prefix === undefined || (prefix.length <= 253 && LABEL_PREFIX.test(prefix)))
+  );
+};
+const labelKey = z
+  .string()
+  .refine(
+    isLabelKey,
+    "Keys are Kubernetes label keys: [prefix/]name, name at most 63 characters of letters, digits, '-', '_' and '.'",
+  );
+const labels = z.record(
+  labelKey,
+  z
+    .string()
+    .refine(
+      (v) => v === "" || LABEL_NAME.test(v),
+      "Label values are at most 63 characters of letters, digits, '-', '_' and '.', starting and ending with a letter or digit",
+    ),
+);
+const annotations = z.record(labelKey, z.string());
+
+/** Names of the containers Hangar itself runs in each pod (see src/server/jobs/manifests). */
+export const RESERVED_CONTAINER_NAMES = ["server", "queue", "orchestrator", "executor"];
 
 export const volumeMount = z
   .object({
@@ -111,8 +139,8 @@ const resourceSpecObject = z.object({
   db_memory_limit_mb: memoryMb,
   db_storage_gi: z.number().int().min(1).max(1000).nullish(),
   db_max_connections: z.number().int().min(1).max(10000).nullish(),
-  labels: stringMap.nullish(),
-  annotations: stringMap.nullish(),
+  labels: labels.nullish(),
+  annotations: annotations.nullish(),
   service_account_name: z.string().nullish(),
   image_pull_secrets: z.array(z.object({ name: z.string().min(1) })).nullish(),
   volumes: z.array(volume).nullish(),
@@ -165,6 +193,15 @@ export const resourceSpec = resourceSpecObject
       }
     }
     const containers = [...(spec.init_containers ?? []), ...(spec.sidecars ?? [])];
+    for (const name of containers
+      .map((c) => c.name)
+      .filter((n) => RESERVED_CONTAINER_NAMES.includes(n))) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["sidecars"],
+        message: `Container name "${name}" is reserved for Hangar's own containers (${RESERVED_CONTAINER_NAMES.join(", ")})`,
+      });
+    }
     for (const name of new Set(duplicates(containers.map((c) => c.name)))) {
       ctx.addIssue({
         code: "custom",

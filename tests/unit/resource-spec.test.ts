@@ -104,3 +104,23 @@ describe("withDefaultLimits", () => {
     expect(withDefaultLimits({ max_scale: 3 })).toEqual({ max_scale: 3 });
   });
 });
+
+describe("resourceSpec Kubernetes names", () => {
+  it("refuses container names Hangar uses for its own containers", () => {
+    const container = (name: string) => ({ name, image: "busybox" });
+    expect(issues({ sidecars: [container("server")] })).toEqual(["sidecars"]);
+    expect(issues({ init_containers: [container("queue")] })).toEqual(["sidecars"]);
+    expect(issues({ sidecars: [container("log-shipper")] })).toEqual([]);
+  });
+
+  it("checks label and annotation keys, and label values, with Kubernetes' syntax", () => {
+    expect(issues({ labels: { team: "payments", "hangar.dev/tier": "gold", empty: "" } })).toEqual(
+      [],
+    );
+    expect(issues({ labels: { "bad key": "x" } })).toEqual(["labels.bad key"]);
+    expect(issues({ labels: { team: "not valid!" } })).toEqual(["labels.team"]);
+    expect(issues({ labels: { team: "x".repeat(64) } })).toEqual(["labels.team"]);
+    expect(issues({ annotations: { "example.com/note": "any text, even spaces!" } })).toEqual([]);
+    expect(issues({ annotations: { "-bad": "x" } })).toEqual(["annotations.-bad"]);
+  });
+});

@@ -16,6 +16,7 @@ export function hashApiKey(key: string): string {
   return sha256Hex(key);
 }
 
+const LAST_USED_RESOLUTION_MS = 60_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -45,10 +46,13 @@ export async function actorFromApiKey(
     throw new AppError("forbidden", "This API key has no access to the workspace in X-Tenant-Id");
   }
 
-  // Best effort and off the request's critical path.
-  db.apiKey
-    .update({ where: { id: record.id }, data: { lastUsedAt: new Date() } })
-    .catch(() => undefined);
+  // Best effort, off the request's critical path, and at most once a minute per key: a busy
+  // key must not turn every read into a write.
+  if (!record.lastUsedAt || Date.now() - record.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    db.apiKey
+      .update({ where: { id: record.id }, data: { lastUsedAt: new Date() } })
+      .catch(() => undefined);
+  }
 
   return {
     kind: "api_key",

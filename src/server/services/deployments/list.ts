@@ -30,18 +30,33 @@ export function deploymentFilter(
   return where;
 }
 
-/** Newest first (created_at desc, id desc); `offset` in the answer is where the next page starts. */
+/**
+ * Newest first (created_at desc, id desc); `offset` in the answer is where the next page starts.
+ * The page's ids are found first (a narrow scan of the ordering index, cheap even at deep
+ * offsets), then only those rows are loaded with their secrets, references and tags.
+ */
 export async function listDeployments(
   db: DbClient,
   actor: Actor,
   query: ListDeploymentsQuery,
 ): Promise<Page<Deployment>> {
-  const rows = await db.deployment.findMany({
+  const orderBy: Prisma.DeploymentOrderByWithRelationInput[] = [
+    { createdAt: "desc" },
+    { id: "desc" },
+  ];
+  const ids = await db.deployment.findMany({
     where: deploymentFilter(actor, query),
-    include: deploymentInclude,
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    select: { id: true },
+    orderBy,
     skip: query.offset,
     take: query.limit,
   });
+  const rows = ids.length
+    ? await db.deployment.findMany({
+        where: { id: { in: ids.map((r) => r.id) } },
+        include: deploymentInclude,
+        orderBy,
+      })
+    : [];
   return { resources: rows.map(toDeployment), offset: query.offset + rows.length };
 }

@@ -26,7 +26,14 @@ export function intQuery(opts: { min: number; max?: number; default: number }) {
     .pipe(n)
     .optional()
     .transform((v) => v ?? opts.default)
-    .meta({ override: documentedAs({ type: "integer", minimum: opts.min, maximum: opts.max, default: opts.default }) });
+    .meta({
+      override: documentedAs({
+        type: "integer",
+        minimum: opts.min,
+        maximum: opts.max,
+        default: opts.default,
+      }),
+    });
 }
 
 /** A comma-separated list in one query parameter ("a,b,c"). Blank items are ignored. */

@@ -1,5 +1,13 @@
 import { z } from "zod";
-import { boolQuery, csvQuery, documentedAs, page, paginationQuery, timestamp, uuid } from "./common";
+import {
+  boolQuery,
+  csvQuery,
+  documentedAs,
+  page,
+  paginationQuery,
+  timestamp,
+  uuid,
+} from "./common";
 import { resourceSpec } from "./resource-spec";
 
 // Deployments (spec 2.3-2.7, contract 5). Field names are the public contract: snake_case.
@@ -243,7 +251,12 @@ export const bulkDeleteQuery = z.object({
         .filter(Boolean),
     )
     .pipe(z.array(uuid).min(1).max(100))
-    .meta({ override: documentedAs({ type: "string", description: "Comma-separated deployment ids (1 to 100)" }) }),
+    .meta({
+      override: documentedAs({
+        type: "string",
+        description: "Comma-separated deployment ids (1 to 100)",
+      }),
+    }),
 });
 
 export const bulkDeleteResult = z

@@ -9,9 +9,26 @@ import { api } from "../helpers/http";
 // Thousands of malformed bodies, query strings and ids at every route: none may answer 5xx.
 
 const RUNS_PER_ENDPOINT = Number(process.env.FUZZ_RUNS ?? 120);
-const endpoints = Object.values(endpointGroups).flatMap((group) => Object.values(group) as Endpoint[]);
+const endpoints = Object.values(endpointGroups).flatMap(
+  (group) => Object.values(group) as Endpoint[],
+);
 
-const nasty = fc.constantFrom("", " ", "null", "undefined", "-1", "1e309", "NaN", "%00", "\u0000", "../../etc/passwd", "' OR 1=1 --", "😀", "a".repeat(5000), "00000000-0000-0000-0000-000000000000");
+const nasty = fc.constantFrom(
+  "",
+  " ",
+  "null",
+  "undefined",
+  "-1",
+  "1e309",
+  "NaN",
+  "%00",
+  "\u0000",
+  "../../etc/passwd",
+  "' OR 1=1 --",
+  "😀",
+  "a".repeat(5000),
+  "00000000-0000-0000-0000-000000000000",
+);
 const text = fc.oneof(fc.string(), fc.string({ unit: "binary" }), nasty);
 const idLike = fc.oneof(fc.uuid(), text);
 
@@ -22,7 +39,8 @@ function knownKeys(schema: z.ZodType | undefined): string[] {
   for (const [key, value] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
     keys.push(key);
     let inner: unknown = value;
-    while (inner instanceof z.ZodOptional || inner instanceof z.ZodNullable) inner = (inner as z.ZodOptional).unwrap();
+    while (inner instanceof z.ZodOptional || inner instanceof z.ZodNullable)
+      inner = (inner as z.ZodOptional).unwrap();
     if (inner instanceof z.ZodObject) keys.push(...Object.keys(inner.shape));
   }
   return keys;
@@ -32,7 +50,11 @@ function bodyArbitrary(endpoint: Endpoint) {
   const keys = knownKeys(endpoint.body);
   const value = fc.oneof(fc.jsonValue(), text, fc.array(fc.jsonValue(), { maxLength: 3 }));
   const shaped = keys.length
-    ? fc.dictionary(fc.constantFrom(...keys), fc.oneof(value, fc.dictionary(fc.constantFrom(...keys), value, { maxKeys: 4 })), { maxKeys: 8 })
+    ? fc.dictionary(
+        fc.constantFrom(...keys),
+        fc.oneof(value, fc.dictionary(fc.constantFrom(...keys), value, { maxKeys: 4 })),
+        { maxKeys: 8 },
+      )
     : fc.dictionary(fc.string(), value, { maxKeys: 4 });
   return fc.oneof(
     shaped.map((b) => ({ raw: JSON.stringify(b), type: "application/json" })),
@@ -44,7 +66,15 @@ function bodyArbitrary(endpoint: Endpoint) {
 
 function queryArbitrary(endpoint: Endpoint) {
   const names = [...knownKeys(endpoint.query), "x"];
-  return fc.dictionary(fc.constantFrom(...names), fc.oneof(text, fc.integer().map(String), fc.array(fc.uuid(), { maxLength: 3 }).map((a) => a.join(","))), { maxKeys: 5 });
+  return fc.dictionary(
+    fc.constantFrom(...names),
+    fc.oneof(
+      text,
+      fc.integer().map(String),
+      fc.array(fc.uuid(), { maxLength: 3 }).map((a) => a.join(",")),
+    ),
+    { maxKeys: 5 },
+  );
 }
 
 let tenant: Tenant;
@@ -56,18 +86,30 @@ describe("fuzz: malformed input never produces a 5xx", () => {
   for (const endpoint of endpoints) {
     it(`${endpoint.method} ${endpoint.path}`, async () => {
       await fc.assert(
-        fc.asyncProperty(fc.array(idLike, { minLength: 4, maxLength: 4 }), queryArbitrary(endpoint), bodyArbitrary(endpoint), async (ids, query, body) => {
-          let i = 0;
-          const path = endpoint.path.replace(/\{\w+\}/g, () => encodeURIComponent(ids[i++] ?? ""));
-          const search = new URLSearchParams(query as Record<string, string>).toString();
-          const res = await api(`${path}${search ? `?${search}` : ""}`, {
-            key: tenant.keys.admin,
-            method: endpoint.method,
-            ...(endpoint.body ? { rawBody: body.raw, headers: { "content-type": body.type } } : {}),
-          });
-          expect(res.status, `${endpoint.method} ${path}?${search} ${body.raw.slice(0, 200)} -> ${res.text.slice(0, 300)}`).toBeLessThan(500);
-          if (res.status >= 400) expect(res.body).toHaveProperty("detail");
-        }),
+        fc.asyncProperty(
+          fc.array(idLike, { minLength: 4, maxLength: 4 }),
+          queryArbitrary(endpoint),
+          bodyArbitrary(endpoint),
+          async (ids, query, body) => {
+            let i = 0;
+            const path = endpoint.path.replace(/\{\w+\}/g, () =>
+              encodeURIComponent(ids[i++] ?? ""),
+            );
+            const search = new URLSearchParams(query as Record<string, string>).toString();
+            const res = await api(`${path}${search ? `?${search}` : ""}`, {
+              key: tenant.keys.admin,
+              method: endpoint.method,
+              ...(endpoint.body
+                ? { rawBody: body.raw, headers: { "content-type": body.type } }
+                : {}),
+            });
+            expect(
+              res.status,
+              `${endpoint.method} ${path}?${search} ${body.raw.slice(0, 200)} -> ${res.text.slice(0, 300)}`,
+            ).toBeLessThan(500);
+            if (res.status >= 400) expect(res.body).toHaveProperty("detail");
+          },
+        ),
         { numRuns: RUNS_PER_ENDPOINT },
       );
     });

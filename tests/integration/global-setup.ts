@@ -1,7 +1,7 @@
 import type { TestProject } from "vitest/node";
 import { buildIfStale } from "../../scripts/build-if-stale";
 import { createTestDatabase } from "../helpers/database";
-import { startServer, testSecrets } from "../helpers/server";
+import { startServer, startWorkerProcess, testSecrets } from "../helpers/server";
 import { ensurePostgres, ensureRedis, REDIS_URL } from "../helpers/services";
 
 export const BOOTSTRAP_KEY = "hgr_integration_bootstrap_key_0123456789";
@@ -13,7 +13,10 @@ declare module "vitest" {
   }
 }
 
-/** One throwaway database and one built server for the whole integration run. */
+/** Shared by the test run's worker: quick polling; a step delay so tests can see a revision mid-flight. */
+export const WORKER_ENV = { HANGAR_QUEUE_POLL_SECONDS: "0.5", HANGAR_FAKE_STEP_DELAY_MS: "150" };
+
+/** One throwaway database, one built server and one revision worker for the whole integration run. */
 export default async function setup(project: TestProject) {
   await ensurePostgres();
   await ensureRedis();
@@ -27,10 +30,11 @@ export default async function setup(project: TestProject) {
     HANGAR_MODE: "managed",
   };
   const server = await startServer(env);
+  const worker = await startWorkerProcess({ ...env, ...WORKER_ENV });
   project.provide("baseUrl", server.url);
   project.provide("testEnv", env);
   return async () => {
-    await server.stop();
+    await Promise.all([server.stop(), worker.stop()]);
     if (process.env.KEEP_TEST_DB !== "1") await database.drop();
   };
 }

@@ -12,7 +12,8 @@ function restRoutes(dir = path.resolve("src/app"), prefix = ""): string[] {
   for (const name of readdirSync(dir)) {
     const full = path.join(dir, name);
     if (!statSync(full).isDirectory()) continue;
-    if (name.startsWith("[...") || name === "api" || name.startsWith("(") || name.startsWith("_")) continue;
+    if (name.startsWith("[...") || name === "api" || name.startsWith("(") || name.startsWith("_"))
+      continue;
     const segment = name.startsWith("[") ? `{${name.slice(1, -1)}}` : name;
     const routePath = `${prefix}/${segment}`;
     if (readdirSync(full).includes("route.ts")) found.push(routePath);
@@ -44,7 +45,10 @@ describe("OpenAPI document", () => {
       for (const [method, op] of Object.entries(item as Record<string, any>)) {
         expect(op.operationId, `${method} ${route}`).toBeTruthy();
         const statuses = Object.keys(op.responses);
-        expect(statuses.some((s) => s.startsWith("2")), `${method} ${route}`).toBe(true);
+        expect(
+          statuses.some((s) => s.startsWith("2")),
+          `${method} ${route}`,
+        ).toBe(true);
         expect(statuses).toContain("500");
         for (const name of route.match(/\{(\w+)\}/g) ?? []) {
           const param = op.parameters?.find((p: any) => p.in === "path" && `{${p.name}}` === name);
@@ -55,7 +59,17 @@ describe("OpenAPI document", () => {
     const list = (document.paths as any)["/v2/deployments"].get;
     const names = list.parameters.map((p: any) => p.name);
     expect(names).toEqual(
-      expect.arrayContaining(["limit", "offset", "name_contains", "status", "remote_reconciled", "tag_value_ids", "image_version", "deployment_type", "deployment_ids"]),
+      expect.arrayContaining([
+        "limit",
+        "offset",
+        "name_contains",
+        "status",
+        "remote_reconciled",
+        "tag_value_ids",
+        "image_version",
+        "deployment_type",
+        "deployment_ids",
+      ]),
     );
     expect(list.responses["422"].content["application/json"].schema).toBeTruthy();
   });

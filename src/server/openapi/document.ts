@@ -1,5 +1,9 @@
 import { z } from "zod";
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
+import {
+  createDocument,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiPathsObject,
+} from "zod-openapi";
 import packageJson from "../../../package.json" with { type: "json" };
 import { errorBody, validationErrorBody } from "@/schemas/common";
 import type { Endpoint } from "@/server/rest/endpoint";
@@ -24,16 +28,28 @@ const errorDescriptions: Record<number, string> = {
 };
 
 const json = (schema: z.ZodType) => ({ "application/json": { schema } });
-const requestIdHeader = z.object({ "x-request-id": z.string().meta({ description: "Echoes a valid incoming X-Request-Id, else a new id" }) });
+const requestIdHeader = z.object({
+  "x-request-id": z
+    .string()
+    .meta({ description: "Echoes a valid incoming X-Request-Id, else a new id" }),
+});
 
 function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
   const responses: ZodOpenApiOperationObject["responses"] = {
     [String(endpoint.status)]: {
       description: endpoint.status === 204 ? "Done" : "Success",
       headers: endpoint.headers?.etag
-        ? requestIdHeader.extend({ etag: z.string().meta({ description: "Send back as If-Match to change safely" }) })
+        ? requestIdHeader.extend({
+            etag: z.string().meta({ description: "Send back as If-Match to change safely" }),
+          })
         : requestIdHeader,
-      ...(endpoint.response && endpoint.status !== 204 ? { content: json(endpoint.response) } : {}),
+      ...(endpoint.response && endpoint.status !== 204
+        ? {
+            content: endpoint.responseType
+              ? { [endpoint.responseType]: { schema: endpoint.response } }
+              : json(endpoint.response),
+          }
+        : {}),
     },
   };
   for (const extra of endpoint.alsoReturns ?? []) {
@@ -47,15 +63,32 @@ function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
   if (endpoint.auth !== "public") statuses.add(401);
   if (endpoint.body) [413, 415].forEach((s) => statuses.add(s));
   for (const status of [...statuses].sort()) {
-    responses[String(status) as `4${string}`] = { description: errorDescriptions[status] ?? "Error", content: json(errorBody) };
+    responses[String(status) as `4${string}`] = {
+      description: errorDescriptions[status] ?? "Error",
+      content: json(errorBody),
+    };
   }
   if (validates) {
-    responses["422"] = { description: "Validation error (loc starts with body, query, path or header)", content: json(validationErrorBody) };
+    responses["422"] = {
+      description: "Validation error (loc starts with body, query, path or header)",
+      content: json(validationErrorBody),
+    };
   }
 
   const header = endpoint.headers?.ifMatch
-    ? z.object({ "if-match": z.string().optional().meta({ description: "The ETag of the version being changed" }) })
-    : undefined;
+    ? z.object({
+        "if-match": z
+          .string()
+          .optional()
+          .meta({ description: "The ETag of the version being changed" }),
+      })
+    : endpoint.headers?.lastEventId
+      ? z.object({
+          "last-event-id": z.string().optional().meta({
+            description: "The id of the last event received: the stream resumes after it",
+          }),
+        })
+      : undefined;
   return {
     operationId: endpoint.operationId,
     summary: endpoint.summary,
@@ -80,24 +113,22 @@ export function buildOpenApiDocument() {
       paths[endpoint.path]![endpoint.method.toLowerCase() as "get"] = operation(endpoint);
     }
   }
-  return createDocument(
-    {
-      openapi: "3.1.0",
-      info: {
-        title: "Hangar API",
-        version: packageJson.version,
-        description:
-          "Manage agent deployments, their revisions, OAuth providers and code-host integrations. Authenticate with `X-Api-Key`; organization-scoped keys also send `X-Tenant-Id`.",
-      },
-      components: {
-        securitySchemes: {
-          ApiKey: { type: "apiKey", in: "header", name: "X-Api-Key" },
-        },
-      },
-      security: [{ ApiKey: [] }],
-      paths,
+  return createDocument({
+    openapi: "3.1.0",
+    info: {
+      title: "Hangar API",
+      version: packageJson.version,
+      description:
+        "Manage agent deployments, their revisions, OAuth providers and code-host integrations. Authenticate with `X-Api-Key`; organization-scoped keys also send `X-Tenant-Id`.",
     },
-  );
+    components: {
+      securitySchemes: {
+        ApiKey: { type: "apiKey", in: "header", name: "X-Api-Key" },
+      },
+    },
+    security: [{ ApiKey: [] }],
+    paths,
+  });
 }
 
 let cached: ReturnType<typeof buildOpenApiDocument> | undefined;

@@ -15,20 +15,21 @@ const slowed = (driver: SourceDriver, delayMs: number): SourceDriver => ({
   },
 });
 
-/**
- * The Kubernetes driver, loaded only when configured: its client (@kubernetes/client-node 2,
- * through undici 8) needs Node >= 22.19 and fails to load on older runtimes.
- */
+/** @kubernetes/client-node 2 loads undici 8, which needs Node >= 22.19 (it crashes on import before). */
+export function kubernetesClientSupported(version = process.versions.node): boolean {
+  const [major = 0, minor = 0] = version.split(".").map(Number);
+  return major > 22 || (major === 22 && minor >= 19);
+}
+
+/** The Kubernetes driver, loaded only when configured. */
 async function kubernetes(path: string): Promise<DeployerDriver> {
-  try {
-    const { kubernetesDeployer, loadKubeconfig } = await import("./kubernetes");
-    return kubernetesDeployer(loadKubeconfig(path));
-  } catch (error) {
+  if (!kubernetesClientSupported()) {
     throw new Error(
-      `HANGAR_KUBECONFIG is set but the Kubernetes driver could not start (${(error as Error).message}); ` +
-        `it needs Node >= 22.19 and a readable kubeconfig.`,
+      `HANGAR_KUBECONFIG is set, but the Kubernetes driver needs Node >= 22.19 (this is ${process.versions.node}).`,
     );
   }
+  const { kubernetesDeployer, loadKubeconfig } = await import("./kubernetes");
+  return kubernetesDeployer(loadKubeconfig(path));
 }
 
 /** The drivers configuration selects: a kubeconfig makes deploys real; else they are recorded. */

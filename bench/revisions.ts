@@ -19,7 +19,7 @@ process.env.HANGAR_ENCRYPTION_KEY ??= testSecrets.HANGAR_ENCRYPTION_KEY;
 // Imported once the environment is set: it is parsed on first import.
 const { createDb } = await import("../src/server/db");
 const { createDeployment } = await import("../src/server/services/deployments/create");
-const { startBoss } = await import("../src/server/jobs/queue");
+const { ensureQueues } = await import("../src/server/jobs/queue");
 const db = createDb(database.url, 4);
 
 const workerEnv = {
@@ -83,7 +83,7 @@ async function run(workerCount: number): Promise<number> {
 
 try {
   // pg-boss's schema and queues exist before the first revision is queued.
-  await (await startBoss(database.url, { supervise: false })).stop();
+  await ensureQueues(database.url);
   const one = await run(1);
   const two = await run(2);
   console.log(

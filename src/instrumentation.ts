@@ -1,4 +1,4 @@
-// Runs once when the server starts: the bootstrap of contract section 2.
+// Runs once when the server starts: the job queue's schema, and the bootstrap of contract section 2.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { env } = await import("@/env");
@@ -6,6 +6,12 @@ export async function register() {
   const { bootstrap } = await import("@/server/services/bootstrap");
   const { log, describeError } = await import("@/server/log");
   if (!env.DATABASE_URL) return;
+  try {
+    const { ensureQueues } = await import("@/server/jobs/queue");
+    await ensureQueues(env.DATABASE_URL);
+  } catch (error) {
+    log.error("job queue setup failed", describeError(error));
+  }
   try {
     const result = await bootstrap(getDb(), {
       apiKey: env.HANGAR_BOOTSTRAP_API_KEY,

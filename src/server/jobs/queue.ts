@@ -6,7 +6,8 @@ import { describeError, log } from "@/server/log";
 
 // The durable job queue: pg-boss in PostgreSQL (its own schema, `pgboss`, created by pg-boss).
 // Jobs are sent inside the transaction that makes them necessary, so a status change and the
-// job that continues from it land together or not at all.
+// job that continues from it land together or not at all. pg-boss's schema must exist first:
+// the web server (instrumentation) and every worker ensure it at start.
 
 export const QUEUES = {
   /** Runs one step of a revision (the step follows from its status). */
@@ -59,18 +60,24 @@ export async function startBoss(url: string, options: BossOptions): Promise<PgBo
   return boss;
 }
 
-const globalForBoss = globalThis as unknown as { hangarBoss?: Promise<PgBoss> };
+/** Creates pg-boss's schema and our queues if missing: run once at start, outside transactions. */
+export async function ensureQueues(url: string): Promise<void> {
+  const boss = await startBoss(url, { supervise: false, poolSize: 1 });
+  await boss.stop({ graceful: false, wait: true });
+}
 
-/** The process's sending side: started once (creating pg-boss's schema if needed). */
-function senderBoss(): Promise<PgBoss> {
-  if (!globalForBoss.hangarBoss) {
-    if (!env.DATABASE_URL) throw new Error("DATABASE_URL is not set: cannot reach the job queue.");
-    globalForBoss.hangarBoss = startBoss(env.DATABASE_URL, { supervise: false }).catch((error) => {
-      globalForBoss.hangarBoss = undefined;
-      throw error;
-    });
-  }
-  return globalForBoss.hangarBoss;
+const globalForBoss = globalThis as unknown as { hangarSender?: PgBoss };
+
+/**
+ * Builds pg-boss's SQL for jobs sent through a caller's transaction. Never started, so it holds
+ * no connection: starting one inside a transaction would wait on it (the embedded database
+ * runs one transaction at a time).
+ */
+function sender(): PgBoss {
+  globalForBoss.hangarSender ??= new PgBoss({
+    connectionString: env.DATABASE_URL ?? "postgres://unused",
+  });
+  return globalForBoss.hangarSender;
 }
 
 /** pg-boss runs its SQL through the caller's transaction (Prisma), so the job commits with it. */
@@ -91,7 +98,7 @@ async function send(
   data: object,
   options: { startAfterSeconds?: number; boss?: PgBoss } = {},
 ): Promise<void> {
-  const boss = options.boss ?? (await senderBoss());
+  const boss = options.boss ?? sender();
   await boss.send(name, data, {
     db: inTransaction(tx),
     ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),

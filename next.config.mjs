@@ -6,6 +6,7 @@ const nextConfig = {
   serverExternalPackages: [
     "@node-rs/argon2",
     "pg",
+    "pg-boss",
     "@prisma/adapter-pg",
     "@electric-sql/pglite",
     "@electric-sql/pglite-socket",

@@ -1,6 +1,7 @@
-// `npm start`: prepares what the app needs and serves it. With no DATABASE_URL, the data lives
-// in an embedded PGlite under HANGAR_DATA_DIR (default .data), migrated on start.
-import { spawn } from "node:child_process";
+// `npm start`: prepares what the app needs and serves it, with a revision worker beside the web
+// server. With no DATABASE_URL, the data lives in an embedded PGlite under HANGAR_DATA_DIR
+// (default .data), migrated on start; the worker connects to the same embedded database.
+import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { resolveDatabase } from "../src/server/db/embedded";
 import { ensureLocalSecrets } from "../src/server/db/local-secrets";
@@ -27,14 +28,40 @@ const next = spawn(
     env: { ...process.env, HANGAR_DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1" },
   },
 );
+const childEnv = { ...process.env, HANGAR_DATA_DIR: dataDir };
+let stopping = false;
+let worker: ChildProcess | undefined;
+function startWorkerProcess() {
+  worker = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
+    stdio: "inherit",
+    env: childEnv,
+  });
+  // A crashed worker is restarted: its unfinished jobs expire and are retried.
+  worker.on("exit", (code) => {
+    if (stopping) return;
+    console.error(`Worker exited (${code}); restarting in 1 s`);
+    setTimeout(startWorkerProcess, 1000);
+  });
+}
+startWorkerProcess();
+
 const where = embedded ? `embedded PGlite in ${dataDir}` : "PostgreSQL from DATABASE_URL";
 console.log(`Hangar is starting on http://localhost:${port} (${where})`);
 
-let stopping = false;
+const exited = (child: ChildProcess | undefined) =>
+  new Promise<void>((resolve) => {
+    if (!child || child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once("exit", () => resolve());
+    setTimeout(resolve, 12_000);
+  });
+
 async function stop(code: number) {
   if (stopping) return;
   stopping = true;
   next.kill("SIGTERM");
+  worker?.kill("SIGTERM");
+  // The embedded database closes last: the worker finishes its current step first.
+  await Promise.all([exited(next), exited(worker)]);
   await database.close();
   process.exit(code);
 }

@@ -18,6 +18,18 @@ const schema = z.object({
   AUTH_OIDC_CLIENT_SECRET: z.string().min(1).optional(),
   HANGAR_CODEHOST_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   HANGAR_DB_POOL_SIZE: z.coerce.number().int().positive().default(10),
+  /** Revision steps one worker process runs at once. */
+  HANGAR_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /** A job running longer than this is presumed dead (worker killed) and retried by another worker. */
+  HANGAR_JOB_EXPIRE_SECONDS: z.coerce.number().int().min(1).default(900),
+  /** How often an idle worker looks for new jobs (pg-boss polling; at least 0.5). */
+  HANGAR_QUEUE_POLL_SECONDS: z.coerce.number().min(0.5).default(1),
+  /** How often workers look for expired jobs to retry (pg-boss maintenance). */
+  HANGAR_QUEUE_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).default(30),
+  /** Path of a kubeconfig: when set, revisions are applied to that cluster; else only recorded. */
+  HANGAR_KUBECONFIG: z.string().optional(),
+  /** Slows each step of the default (recording) drivers, to watch or test a revision mid-flight. */
+  HANGAR_FAKE_STEP_DELAY_MS: z.coerce.number().int().min(0).default(0),
   /** Serves /bench/baseline for the benchmarks in bench/. */
   HANGAR_BENCH: z.stringbool().default(false),
   // Rate limits (README "Rate limits"): shared through Redis when REDIS_URL is set.

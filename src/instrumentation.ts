@@ -1,5 +1,5 @@
-// Runs once when the server starts: the client-address hook for rate limits, then the
-// bootstrap of contract section 2.
+// Runs once when the server starts: the client-address hook for rate limits, the job queue's
+// schema, and the bootstrap of contract section 2.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { installPeerAddressHook } = await import("@/server/ratelimit/client-address");
@@ -9,6 +9,12 @@ export async function register() {
   const { bootstrap } = await import("@/server/services/bootstrap");
   const { log, describeError } = await import("@/server/log");
   if (!env.DATABASE_URL) return;
+  try {
+    const { ensureQueues } = await import("@/server/jobs/queue");
+    await ensureQueues(env.DATABASE_URL);
+  } catch (error) {
+    log.error("job queue setup failed", describeError(error));
+  }
   try {
     const result = await bootstrap(getDb(), {
       apiKey: env.HANGAR_BOOTSTRAP_API_KEY,

@@ -85,3 +85,35 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
       }),
   };
 }
+
+export interface RunningWorker {
+  process: ChildProcess;
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+/** Starts `scripts/worker.ts` against a database; resolves once it is taking jobs. */
+export async function startWorkerProcess(env: Record<string, string>): Promise<RunningWorker> {
+  let output = "";
+  const child = spawn(process.execPath, ["--import", "tsx", path.resolve("scripts/worker.ts")], {
+    env: { ...process.env, ...testSecrets, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", (d) => (output += d));
+  child.stderr?.on("data", (d) => (output += d));
+  for (let i = 0; i < 240 && !output.includes('"worker started"'); i++) {
+    if (child.exitCode !== null) throw new Error(`worker exited early:\n${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  if (!output.includes('"worker started"')) throw new Error(`worker did not start:\n${output}`);
+  return {
+    process: child,
+    output: () => output,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}

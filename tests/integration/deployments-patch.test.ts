@@ -37,7 +37,8 @@ describe("PATCH /v2/deployments/{id}: which changes cut a revision", () => {
 
     const revisions = await revisionsOf(created.id);
     expect(revisions.map((r) => r.number)).toEqual([1, 2]);
-    expect(revisions[1]!).toMatchObject({ id: res.body.latest_revision_id, status: "QUEUED" });
+    expect(revisions[1]!).toMatchObject({ id: res.body.latest_revision_id });
+    expect(revisions[1]!.status).not.toMatch(/FAILED|SKIPPED|INTERRUPTED/);
     expect(revisions[1]!.sourceRevisionConfig).toMatchObject({
       image_uri: "registry.example/app:2",
     });

@@ -3,7 +3,7 @@ import type { TestProject } from "vitest/node";
 import { buildIfStale } from "../../scripts/build-if-stale";
 import { startCodehostServer } from "../../scripts/codehost-server";
 import { createTestDatabase } from "../helpers/database";
-import { startServer, testSecrets } from "../helpers/server";
+import { startServer, startWorkerProcess, testSecrets } from "../helpers/server";
 import { ensurePostgres, ensureRedis, REDIS_URL } from "../helpers/services";
 
 export const BOOTSTRAP_KEY = "hgr_integration_bootstrap_key_0123456789";
@@ -17,7 +17,10 @@ declare module "vitest" {
   }
 }
 
-/** One throwaway database and one built server for the whole integration run. */
+/** Shared by the test run's worker: quick polling; a step delay so tests can see a revision mid-flight. */
+export const WORKER_ENV = { HANGAR_QUEUE_POLL_SECONDS: "0.5", HANGAR_FAKE_STEP_DELAY_MS: "150" };
+
+/** One throwaway database, one built server and one revision worker for the whole integration run. */
 export default async function setup(project: TestProject) {
   await ensurePostgres();
   await ensureRedis();
@@ -36,12 +39,12 @@ export default async function setup(project: TestProject) {
   };
   const server = await startServer(env);
   const codehost = await startCodehostServer();
+  const worker = await startWorkerProcess({ ...env, ...WORKER_ENV });
   project.provide("baseUrl", server.url);
   project.provide("codehostUrl", codehost.url);
   project.provide("testEnv", env);
   return async () => {
-    await server.stop();
-    await codehost.stop();
+    await Promise.all([server.stop(), worker.stop(), codehost.stop()]);
     if (process.env.KEEP_TEST_DB !== "1") await database.drop();
   };
 }

@@ -43,7 +43,13 @@ function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
             etag: z.string().meta({ description: "Send back as If-Match to change safely" }),
           })
         : requestIdHeader,
-      ...(endpoint.response && endpoint.status !== 204 ? { content: json(endpoint.response) } : {}),
+      ...(endpoint.response && endpoint.status !== 204
+        ? {
+            content: endpoint.responseType
+              ? { [endpoint.responseType]: { schema: endpoint.response } }
+              : json(endpoint.response),
+          }
+        : {}),
     },
   };
   for (const extra of endpoint.alsoReturns ?? []) {
@@ -76,7 +82,13 @@ function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
           .optional()
           .meta({ description: "The ETag of the version being changed" }),
       })
-    : undefined;
+    : endpoint.headers?.lastEventId
+      ? z.object({
+          "last-event-id": z.string().optional().meta({
+            description: "The id of the last event received: the stream resumes after it",
+          }),
+        })
+      : undefined;
   return {
     operationId: endpoint.operationId,
     summary: endpoint.summary,

@@ -25,13 +25,15 @@ export interface Endpoint<
   query?: Q;
   body?: B;
   response?: R;
-  status: 200 | 201 | 204;
+  /** The success body's media type when it is not JSON (e.g. a server-sent event stream). */
+  responseType?: "text/event-stream";
+  status: 200 | 201 | 202 | 204;
   /** Error statuses this operation can answer with, besides 401/422/429/500 which all have. */
   errors: number[];
   /** Extra documented success statuses (e.g. 207 for a partial bulk delete). */
   alsoReturns?: { status: number; description: string }[];
   /** Request/response headers this operation reads or sets (documented in OpenAPI). */
-  headers?: { ifMatch?: boolean; etag?: boolean };
+  headers?: { ifMatch?: boolean; etag?: boolean; lastEventId?: boolean };
 }
 
 export function defineEndpoint<

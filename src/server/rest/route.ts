@@ -18,6 +18,8 @@ type Part<E, K extends "params" | "query" | "body" | "response"> =
 
 export interface HandlerArgs<E extends Endpoint> {
   db: Db;
+  /** Aborted when the client goes away (long-lived responses stop then). */
+  signal: AbortSignal;
   actor: Actor;
   params: Out<Part<E, "params">>;
   query: Out<Part<E, "query">>;
@@ -26,10 +28,14 @@ export interface HandlerArgs<E extends Endpoint> {
   requestId: string;
 }
 
-/** What a handler may return: the response body, or a body with a status and headers. */
+/**
+ * What a handler may return: the response body, or a body with a status and headers, or a
+ * ready Response (a stream; it must set X-Request-Id itself).
+ */
 export type HandlerResult<E extends Endpoint> =
   | (Part<E, "response"> extends z.ZodType ? z.input<Part<E, "response">> : void)
-  | { $status: number; $headers?: Record<string, string>; body: unknown };
+  | { $status: number; $headers?: Record<string, string>; body: unknown }
+  | Response;
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 export type RouteHandler = (req: NextRequest, ctx: RouteContext) => Promise<Response>;
@@ -74,7 +80,9 @@ export function route<E extends Endpoint>(
         body: body as HandlerArgs<E>["body"],
         headers: req.headers,
         requestId,
+        signal: req.signal,
       });
+      if (result instanceof Response) return result;
       if (result && typeof result === "object" && "$status" in result) {
         return jsonResponse(result.body, result.$status, requestId, result.$headers);
       }
@@ -135,7 +143,7 @@ async function readJsonBody(req: NextRequest): Promise<unknown> {
 }
 
 /** Reads the body, stopping as soon as it passes the limit (Content-Length can lie or be absent). */
-async function readLimited(req: NextRequest): Promise<string> {
+export async function readLimited(req: NextRequest): Promise<string> {
   if (!req.body) return "";
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];

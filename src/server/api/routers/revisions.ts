@@ -1,7 +1,10 @@
 import { z } from "zod";
 import { uuid } from "@/schemas/common";
 import { deployment } from "@/schemas/deployments";
+import { revisionLogPage, revisionLogsQuery } from "@/schemas/revision-logs";
 import { listRevisionsQuery, revision, revisionPage } from "@/schemas/revisions";
+import { interruptRevision } from "@/server/services/revision-interrupt";
+import { listRevisionLogs } from "@/server/services/revision-logs";
 import * as revisions from "@/server/services/revisions";
 import { createRouter, workspaceProcedure } from "../trpc";
 
@@ -25,5 +28,17 @@ export const revisionsRouter = createRouter({
     .output(z.object({ deployment, etag: z.string() }))
     .mutation(({ ctx, input }) =>
       revisions.redeployRevision(ctx.db, ctx.actor, input.deploymentId, input.revisionId),
+    ),
+  interrupt: workspaceProcedure
+    .input(revisionRef)
+    .output(revision)
+    .mutation(({ ctx, input }) =>
+      interruptRevision(ctx.db, ctx.actor, input.deploymentId, input.revisionId),
+    ),
+  logs: workspaceProcedure
+    .input(revisionLogsQuery.extend(revisionRef.shape))
+    .output(revisionLogPage)
+    .query(({ ctx, input: { deploymentId, revisionId, ...query } }) =>
+      listRevisionLogs(ctx.db, ctx.actor, deploymentId, revisionId, query),
     ),
 });

@@ -5,6 +5,7 @@ import { tagEndpoints } from "./tags";
 import { templateEndpoints } from "./templates";
 import { oauthProviderEndpoints } from "./oauth-providers";
 import { codehostIntegrationEndpoints } from "./codehost-integrations";
+import { webhookEndpoints } from "./webhooks";
 
 /** Every REST operation, for the OpenAPI document and the fuzz test. Add each domain's group here. */
 export const endpointGroups = {
@@ -15,4 +16,5 @@ export const endpointGroups = {
   tags: tagEndpoints,
   oauthProviders: oauthProviderEndpoints,
   codehostIntegrations: codehostIntegrationEndpoints,
+  webhooks: webhookEndpoints,
 };

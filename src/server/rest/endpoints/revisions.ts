@@ -1,4 +1,5 @@
 import { deployment, deploymentIdParams } from "@/schemas/deployments";
+import { revisionLogLine, revisionLogPage, revisionLogsQuery } from "@/schemas/revision-logs";
 import { listRevisionsQuery, revision, revisionPage, revisionParams } from "@/schemas/revisions";
 import { defineEndpoint } from "../endpoint";
 
@@ -39,5 +40,48 @@ export const revisionEndpoints = {
     status: 200,
     errors: [403, 404],
     headers: { etag: true },
+  }),
+  interrupt: defineEndpoint({
+    method: "POST",
+    path: "/v2/deployments/{deployment_id}/revisions/{revision_id}/interrupt",
+    operationId: "interruptRevision",
+    summary: "Interrupt a revision",
+    description:
+      "Stops a revision that has not finished (status INTERRUPTED); 409 when it already has.",
+    tag: "Revisions",
+    params: revisionParams,
+    response: revision,
+    status: 200,
+    errors: [403, 404, 409],
+  }),
+  logs: defineEndpoint({
+    method: "GET",
+    path: "/v2/deployments/{deployment_id}/revisions/{revision_id}/logs",
+    operationId: "listRevisionLogs",
+    summary: "Read a revision's build and deploy log",
+    description:
+      "Oldest first. Page with `offset`, or read on from the last id seen with `after` (a cursor).",
+    tag: "Revisions",
+    params: revisionParams,
+    query: revisionLogsQuery,
+    response: revisionLogPage,
+    status: 200,
+    errors: [403, 404],
+  }),
+  logStream: defineEndpoint({
+    method: "GET",
+    path: "/v2/deployments/{deployment_id}/revisions/{revision_id}/logs/stream",
+    operationId: "streamRevisionLogs",
+    summary: "Follow a revision's log live (server-sent events)",
+    description:
+      "Sends the lines so far, then new ones as they are written, each as an event `log` whose `id` is the line's id and whose `data` is a RevisionLogLine. Ends with an event `end` (data: the revision's final status) once the revision is finished. Reconnect with `Last-Event-ID` (or `?after=`) to resume.",
+    tag: "Revisions",
+    params: revisionParams,
+    query: revisionLogsQuery.pick({ after: true }),
+    response: revisionLogLine,
+    responseType: "text/event-stream",
+    status: 200,
+    errors: [403, 404],
+    headers: { lastEventId: true },
   }),
 };

@@ -2,18 +2,20 @@ import type { BulkDeleteResult } from "@/schemas/deployments";
 import { requireRole, type Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
+import { markForDeletion } from "@/server/jobs/teardown";
 import { recordAudit } from "../audit";
 import { lockDeployment } from "./find";
 
 /**
- * Deletes a deployment. Until the revision engine tears runtimes down, this completes at once:
- * the row goes (204, then 404) and the name is free again.
+ * Deletes a deployment: it goes to AWAITING_DELETE at once (204), its revisions stop, and the
+ * worker tears its runtime down and then removes it (404, and the name is free again).
  */
 export async function deleteDeployment(db: Db, actor: Actor, id: string): Promise<void> {
   requireRole(actor, "editor");
   await db.$transaction(async (tx) => {
     const row = await lockDeployment(tx, actor, id);
-    await tx.deployment.delete({ where: { id: row.id } });
+    if (row.status === "AWAITING_DELETE") return;
+    await markForDeletion(tx, row.id);
     await recordAudit(tx, actor, {
       action: "deployment.delete",
       targetType: "deployment",

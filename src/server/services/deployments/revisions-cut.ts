@@ -1,6 +1,8 @@
 import type { DeploymentSource } from "@/generated/prisma/client";
 import type { SourceConfig, SourceRevisionConfig } from "@/schemas/deployments";
 import type { DbClient } from "@/server/db";
+import { conflict } from "@/server/errors";
+import { enqueueRevisionStep } from "@/server/jobs/queue";
 import type { StoredSecret } from "./secrets";
 import { asJson } from "./serialize";
 
@@ -13,9 +15,17 @@ export interface RevisionSnapshot {
 
 /**
  * Records a new revision (number = previous + 1, status QUEUED) holding the whole
- * configuration, and makes it the deployment's latest. Call with the deployment row locked.
+ * configuration, makes it the deployment's latest and queues its first step in the same
+ * transaction (so the revision engine picks it up). Call with the deployment row locked.
  */
 export async function cutRevision(tx: DbClient, deploymentId: string, snapshot: RevisionSnapshot) {
+  const current = await tx.deployment.findUnique({
+    where: { id: deploymentId },
+    select: { status: true },
+  });
+  if (current?.status === "AWAITING_DELETE") {
+    throw conflict(`Deployment ID ${deploymentId} is being deleted.`);
+  }
   const last = await tx.revision.findFirst({
     where: { deploymentId },
     orderBy: { number: "desc" },
@@ -37,5 +47,6 @@ export async function cutRevision(tx: DbClient, deploymentId: string, snapshot: 
     where: { id: deploymentId },
     data: { latestRevisionId: revision.id },
   });
+  await enqueueRevisionStep(tx, { revisionId: revision.id });
   return revision;
 }

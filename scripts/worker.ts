@@ -1,0 +1,26 @@
+// `npm run worker`: runs revision steps and teardowns from the job queue, on DATABASE_URL or the
+// embedded database (the running one, else its own). Start as many as you like.
+import path from "node:path";
+import { resolveDatabase } from "../src/server/db/embedded";
+import { ensureLocalSecrets } from "../src/server/db/local-secrets";
+import { migrate } from "../src/server/db/migrate";
+
+const dataDir = path.resolve(process.env.HANGAR_DATA_DIR ?? ".data");
+if (!process.env.DATABASE_URL) await ensureLocalSecrets(dataDir);
+const database = await resolveDatabase(dataDir);
+process.env.DATABASE_URL = database.url;
+await migrate(database.url);
+// Imported after DATABASE_URL is settled: the environment is parsed once, on first import.
+const { startWorker } = await import("../src/server/jobs/worker");
+const worker = await startWorker(database.url);
+
+let stopping = false;
+async function stop() {
+  if (stopping) return;
+  stopping = true;
+  await worker.stop();
+  await database.close();
+  process.exit(0);
+}
+process.on("SIGINT", () => void stop());
+process.on("SIGTERM", () => void stop());

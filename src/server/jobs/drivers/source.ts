@@ -1,0 +1,58 @@
+import { AppError } from "@/server/errors";
+import type { CodehostClient } from "@/server/integrations/codehost/client";
+import { codehostClientFor } from "@/server/services/codehost-integrations";
+import { StepFailure, type SourceDriver, type SourceInput } from "./types";
+
+/** owner/repo from a repository URL (`<host>/<owner>/<repo>`, optionally ending in .git). */
+export function repoOf(repoUrl: string): { owner: string; repo: string } | null {
+  let path: string;
+  try {
+    path = new URL(repoUrl).pathname;
+  } catch {
+    return null;
+  }
+  const parts = path.split("/").filter(Boolean);
+  if (parts.length < 2) return null;
+  return { owner: parts[parts.length - 2]!, repo: parts[parts.length - 1]!.replace(/\.git$/, "") };
+}
+
+const branchOf = (ref: string) => ref.replace(/^refs\/heads\//, "");
+
+/** Code-host sources resolve their ref through the integration; others have no commit. */
+export function codehostSource(
+  clientFor: (input: SourceInput) => CodehostClient = (input) =>
+    codehostClientFor(input.integration!),
+): SourceDriver {
+  return {
+    async resolve(input) {
+      if (input.source !== "codehost") return { commitSha: null, lines: [] };
+      if (!input.integration)
+        throw new StepFailure("The deployment's code-host integration no longer exists.");
+      const location = input.repoUrl ? repoOf(input.repoUrl) : null;
+      if (!location)
+        throw new StepFailure(`repo_url "${input.repoUrl}" does not name a repository.`);
+      const { owner, repo } = location;
+      const client = clientFor(input);
+      const lines: string[] = [];
+      let sha = input.pinnedSha;
+      if (!sha) {
+        const branch = branchOf(input.repoRef ?? "");
+        sha = await client.getBranchCommit(owner, repo, branch);
+        if (!sha) throw new StepFailure(`Branch "${branch}" not found in ${owner}/${repo}`);
+        lines.push(`Resolved ${owner}/${repo}@${branch} to ${sha}`);
+      } else {
+        lines.push(`Using commit ${sha} of ${owner}/${repo}`);
+      }
+      const path = input.graphConfigPath ?? "langgraph.json";
+      if (!(await client.fileExists(owner, repo, path, sha))) {
+        throw new StepFailure(`Graph config "${path}" not found in ${owner}/${repo} at ${sha}`);
+      }
+      lines.push(`Found graph config ${path}`);
+      return { commitSha: sha, lines };
+    },
+  };
+}
+
+/** Code-host errors (502s) carry a message a user can act on; keep it. */
+export const userMessageOf = (error: unknown): string | null =>
+  error instanceof StepFailure || error instanceof AppError ? error.message : null;

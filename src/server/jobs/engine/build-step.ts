@@ -1,0 +1,107 @@
+import type { SourceConfig, SourceRevisionConfig } from "@/schemas/deployments";
+import { asJson } from "@/server/services/deployments/serialize";
+import { findTemplate } from "@/server/services/templates";
+import { StepFailure } from "../drivers";
+import type { BuildPlan } from "../drivers/types";
+import {
+  advance,
+  newerRevision,
+  supersededMessage,
+  type EngineContext,
+  type EngineRevision,
+} from "./context";
+
+/** The image a container source runs as is; null for sources that are built. */
+function containerImage(revision: EngineRevision): string | null {
+  const config = revision.sourceRevisionConfig as SourceRevisionConfig;
+  if (revision.source === "external_container" || revision.source === "internal_container") {
+    return config.image_uri ?? null;
+  }
+  if (revision.source === "internal_template") {
+    const templateId = (revision.sourceConfig as SourceConfig).template_id ?? "";
+    return config.image_uri ?? findTemplate(templateId)?.image_uri ?? null;
+  }
+  return null;
+}
+
+export function buildPlanOf(revision: EngineRevision): BuildPlan {
+  const config = revision.sourceRevisionConfig as SourceRevisionConfig;
+  const sourceConfig = revision.sourceConfig as SourceConfig;
+  return {
+    source: revision.source,
+    repo_url: revision.source === "codehost" ? revision.deployment.repoUrl : null,
+    repo_commit_sha: config.repo_commit_sha ?? null,
+    source_tarball_path: config.source_tarball_path ?? null,
+    graph_config_path: config.graph_config_path ?? null,
+    install_command: sourceConfig.install_command ?? null,
+    build_command: sourceConfig.build_command ?? null,
+  };
+}
+
+/** AWAITING_BUILD: a newer revision wins before the build starts; containers skip the build. */
+export async function startBuild(ctx: EngineContext, revision: EngineRevision): Promise<void> {
+  const newer = await newerRevision(ctx.db, revision);
+  if (newer) {
+    const message = supersededMessage(newer);
+    await advance(ctx, revision.id, {
+      from: ["AWAITING_BUILD"],
+      to: "SKIPPED",
+      message,
+      stream: "build",
+      lines: [message],
+    });
+    return;
+  }
+  const image = containerImage(revision);
+  if (revision.source !== "codehost" && revision.source !== "internal_source") {
+    if (!image) {
+      const message = "The revision names no container image (image_uri).";
+      await advance(ctx, revision.id, {
+        from: ["AWAITING_BUILD"],
+        to: "BUILD_FAILED",
+        message,
+        stream: "build",
+        lines: [message],
+      });
+      return;
+    }
+    await advance(ctx, revision.id, {
+      from: ["AWAITING_BUILD"],
+      to: "AWAITING_DEPLOY",
+      data: { imageRef: image },
+      stream: "build",
+      lines: [`Container source: nothing to build, image ${image}`],
+    });
+    return;
+  }
+  await advance(ctx, revision.id, {
+    from: ["AWAITING_BUILD"],
+    to: "BUILDING",
+    stream: "build",
+    lines: ["Build started"],
+  });
+}
+
+/** BUILDING: the builder turns the plan into an image; the result lands with the status move. */
+export async function buildStep(ctx: EngineContext, revision: EngineRevision): Promise<void> {
+  const plan = buildPlanOf(revision);
+  try {
+    const built = await ctx.drivers.builder.build(plan);
+    await advance(ctx, revision.id, {
+      from: ["BUILDING"],
+      to: "AWAITING_DEPLOY",
+      data: { imageRef: built.imageRef, buildPlan: asJson(plan) },
+      stream: "build",
+      lines: [...built.lines, "Build finished"],
+    });
+  } catch (error) {
+    if (!(error instanceof StepFailure)) throw error;
+    await advance(ctx, revision.id, {
+      from: ["BUILDING"],
+      to: "BUILD_FAILED",
+      message: error.message,
+      stream: "build",
+      lines: [error.message],
+    });
+  }
+}

@@ -1,0 +1,117 @@
+import PgBoss from "pg-boss";
+import { z } from "zod";
+import { env } from "@/env";
+import type { DbClient } from "@/server/db";
+import { describeError, log } from "@/server/log";
+
+// The durable job queue: pg-boss in PostgreSQL (its own schema, `pgboss`, created by pg-boss).
+// Jobs are sent inside the transaction that makes them necessary, so a status change and the
+// job that continues from it land together or not at all. pg-boss's schema must exist first:
+// the web server (instrumentation) and every worker ensure it at start.
+
+export const QUEUES = {
+  /** Runs one step of a revision (the step follows from its status). */
+  revisionStep: "revision-step",
+  /** Tears a deployment's runtime down, then removes the deployment. */
+  teardown: "deployment-teardown",
+} as const;
+
+export const revisionStepJob = z.object({ revisionId: z.uuid() });
+export const teardownJob = z.object({ deploymentId: z.uuid() });
+export type RevisionStepJob = z.infer<typeof revisionStepJob>;
+export type TeardownJob = z.infer<typeof teardownJob>;
+
+/** Retries cover crashes (an expired job is retried) and passing faults (the database away). */
+export const RETRY_LIMIT = 5;
+
+export interface BossOptions {
+  /** Workers run maintenance (expiring jobs of killed workers); senders need not. */
+  supervise: boolean;
+  poolSize?: number;
+}
+
+export async function startBoss(url: string, options: BossOptions): Promise<PgBoss> {
+  const boss = new PgBoss({
+    connectionString: url,
+    max: options.poolSize ?? 2,
+    supervise: options.supervise,
+    schedule: false,
+    maintenanceIntervalSeconds: env.HANGAR_QUEUE_MAINTENANCE_SECONDS,
+  });
+  boss.on("error", (error) => log.error("job queue error", describeError(error)));
+  await boss.start();
+  for (const name of Object.values(QUEUES)) {
+    await boss.createQueue(name, {
+      name,
+      retryLimit: RETRY_LIMIT,
+      retryDelay: 1,
+      expireInSeconds: env.HANGAR_JOB_EXPIRE_SECONDS,
+    });
+    // Workers own the queue's settings: the newest worker's configuration applies.
+    if (options.supervise) {
+      await boss.updateQueue(name, {
+        name,
+        retryLimit: RETRY_LIMIT,
+        retryDelay: 1,
+        expireInSeconds: env.HANGAR_JOB_EXPIRE_SECONDS,
+      });
+    }
+  }
+  return boss;
+}
+
+/** Creates pg-boss's schema and our queues if missing: run once at start, outside transactions. */
+export async function ensureQueues(url: string): Promise<void> {
+  const boss = await startBoss(url, { supervise: false, poolSize: 1 });
+  await boss.stop({ graceful: false, wait: true });
+}
+
+const globalForBoss = globalThis as unknown as { hangarSender?: PgBoss };
+
+/**
+ * Builds pg-boss's SQL for jobs sent through a caller's transaction. Never started, so it holds
+ * no connection: starting one inside a transaction would wait on it (the embedded database
+ * runs one transaction at a time).
+ */
+function sender(): PgBoss {
+  globalForBoss.hangarSender ??= new PgBoss({
+    connectionString: env.DATABASE_URL ?? "postgres://unused",
+  });
+  return globalForBoss.hangarSender;
+}
+
+/** pg-boss runs its SQL through the caller's transaction (Prisma), so the job commits with it. */
+function inTransaction(tx: DbClient): PgBoss.Db {
+  return {
+    async executeSql(text, values) {
+      const args = values.map((v) =>
+        v === undefined ? null : v !== null && typeof v === "object" ? JSON.stringify(v) : v,
+      );
+      return { rows: await tx.$queryRawUnsafe<unknown[]>(text, ...args) };
+    },
+  };
+}
+
+async function send(
+  tx: DbClient,
+  name: string,
+  data: object,
+  options: { startAfterSeconds?: number; boss?: PgBoss } = {},
+): Promise<void> {
+  const boss = options.boss ?? sender();
+  await boss.send(name, data, {
+    db: inTransaction(tx),
+    ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
+  });
+}
+
+/** Queues the next step of a revision, inside the caller's transaction. */
+export const enqueueRevisionStep = (
+  tx: DbClient,
+  job: RevisionStepJob,
+  options?: { startAfterSeconds?: number; boss?: PgBoss },
+) => send(tx, QUEUES.revisionStep, job, options);
+
+/** Queues a deployment's teardown, inside the caller's transaction. */
+export const enqueueTeardown = (tx: DbClient, job: TeardownJob, options?: { boss?: PgBoss }) =>
+  send(tx, QUEUES.teardown, job, options);

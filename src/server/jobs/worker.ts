@@ -1,0 +1,61 @@
+import { env } from "@/env";
+import { createDb } from "@/server/db";
+import { describeError, log } from "@/server/log";
+import { driversFromEnv, type Drivers } from "./drivers";
+import { runRevisionStep } from "./engine/run-step";
+import { QUEUES, revisionStepJob, startBoss, teardownJob } from "./queue";
+import { runTeardown } from "./teardown";
+
+export interface RunningWorker {
+  stop(): Promise<void>;
+}
+
+/**
+ * A worker: runs revision steps and teardowns from the queue. Any number of workers, in any
+ * number of processes, share one queue; a killed worker's job expires and another retries it.
+ */
+export async function startWorker(
+  url: string,
+  options: { concurrency?: number; drivers?: Drivers } = {},
+): Promise<RunningWorker> {
+  const concurrency = options.concurrency ?? env.HANGAR_WORKER_CONCURRENCY;
+  const db = createDb(url, concurrency + 2);
+  const boss = await startBoss(url, { supervise: true, poolSize: concurrency + 2 });
+  const ctx = { db, boss, drivers: options.drivers ?? (await driversFromEnv()) };
+  const work = {
+    batchSize: 1,
+    includeMetadata: true,
+    pollingIntervalSeconds: env.HANGAR_QUEUE_POLL_SECONDS,
+  } as const;
+
+  for (let i = 0; i < concurrency; i++) {
+    const self: { id?: string } = {};
+    self.id = await boss.work(QUEUES.revisionStep, work, async ([job]) => {
+      const { revisionId } = revisionStepJob.parse(job!.data);
+      try {
+        await runRevisionStep(ctx, revisionId, job!);
+      } catch (error) {
+        log.warn("revision step failed, will retry", {
+          revision_id: revisionId,
+          ...describeError(error),
+        });
+        throw error;
+      }
+      // Work was found: look for more at once instead of waiting for the next poll.
+      if (self.id) boss.notifyWorker(self.id);
+    });
+  }
+  await boss.work(QUEUES.teardown, work, async ([job]) => {
+    const { deploymentId } = teardownJob.parse(job!.data);
+    const { deleted } = await runTeardown(ctx, deploymentId);
+    if (deleted) log.info("deployment deleted", { deployment_id: deploymentId });
+  });
+  log.info("worker started", { concurrency, deployer: ctx.drivers.deployer.name });
+
+  return {
+    async stop() {
+      await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+      await db.$disconnect();
+    },
+  };
+}

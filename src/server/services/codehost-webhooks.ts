@@ -1,0 +1,131 @@
+import { createHmac } from "node:crypto";
+import type { SourceConfig, SourceRevisionConfig } from "@/schemas/deployments";
+import { pushEvent, type WebhookReceipt } from "@/schemas/webhooks";
+import { constantTimeEqual, decrypt } from "@/server/crypto";
+import type { Db, DbClient } from "@/server/db";
+import { AppError, invalidField, notFound } from "@/server/errors";
+import { parseOrThrow } from "@/server/rest/validation";
+import { cutRevision } from "./deployments/revisions-cut";
+import { loadSecrets } from "./deployments/secrets";
+
+// Build on push: a signed push to a branch cuts a revision on every deployment of that
+// repository and branch with build_on_push on, once per delivery.
+
+const unauthorized = (message: string) => new AppError("unauthorized", message);
+
+/** sha256=<hex HMAC of the raw body>, compared in constant time. */
+export function signatureOf(secret: string, rawBody: string): string {
+  return `sha256=${createHmac("sha256", secret).update(rawBody, "utf8").digest("hex")}`;
+}
+
+const header = (headers: Headers, ...names: string[]) =>
+  names.map((n) => headers.get(n)).find((v) => v != null && v !== "") ?? null;
+
+/** Repository URLs compare without case, a trailing slash or `.git`. */
+const sameRepo = (a: string, b: string) => {
+  const norm = (u: string) =>
+    u
+      .trim()
+      .replace(/\/+$/, "")
+      .replace(/\.git$/, "")
+      .toLowerCase();
+  return norm(a) === norm(b);
+};
+
+export async function receiveCodehostWebhook(
+  db: Db,
+  integrationId: string,
+  headers: Headers,
+  rawBody: string,
+): Promise<WebhookReceipt> {
+  const integration = await db.codehostIntegration.findUnique({ where: { id: integrationId } });
+  if (!integration) throw notFound(`Integration ${integrationId} not found.`);
+  const signature = headers.get("x-hub-signature-256");
+  if (!signature) throw unauthorized("Missing X-Hub-Signature-256 header");
+  if (!integration.webhookSecretEncrypted) {
+    throw unauthorized("This integration has no webhook secret: set one to receive webhooks");
+  }
+  const expected = signatureOf(decrypt(integration.webhookSecretEncrypted), rawBody);
+  if (!constantTimeEqual(signature, expected)) throw unauthorized("Invalid webhook signature");
+
+  const event = header(headers, "x-codehost-event", "x-github-event");
+  if (!event) throw invalidField(["header", "x-github-event"], "Field required", "missing");
+  const deliveryId = header(headers, "x-codehost-delivery", "x-github-delivery");
+  if (!deliveryId) throw invalidField(["header", "x-github-delivery"], "Field required", "missing");
+  if (event !== "push") return { deliveries: [] };
+
+  let json: unknown;
+  try {
+    json = JSON.parse(rawBody);
+  } catch (error) {
+    throw new AppError("validation", "Malformed JSON", [
+      {
+        loc: ["body", 0],
+        msg: `JSON decode error: ${(error as Error).message}`,
+        type: "json_invalid",
+      },
+    ]);
+  }
+  const push = parseOrThrow("body", pushEvent, json);
+
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.webhookDelivery.createMany({
+      data: [{ integrationId, deliveryId: deliveryId.slice(0, 200), event }],
+      skipDuplicates: true,
+    });
+    // A redelivery, a tag, a new or a deleted branch: nothing to build.
+    const isBranch = push.ref.startsWith("refs/heads/");
+    if (count === 0 || !isBranch || push.created || push.deleted) return { deliveries: [] };
+    const branch = push.ref.slice("refs/heads/".length);
+
+    const candidates = await tx.deployment.findMany({
+      where: {
+        integrationId,
+        source: "codehost",
+        status: { not: "AWAITING_DELETE" },
+        sourceConfig: { path: ["build_on_push"], equals: true },
+      },
+      orderBy: { createdAt: "asc" },
+    });
+    const revisionIds: string[] = [];
+    for (const deployment of candidates) {
+      const config = deployment.sourceRevisionConfig as SourceRevisionConfig;
+      const ref = config.repo_ref ?? "";
+      if (!deployment.repoUrl || !sameRepo(deployment.repoUrl, push.repository.html_url)) continue;
+      if (ref !== branch && ref !== push.ref) continue;
+      revisionIds.push(await cutPushRevision(tx, deployment.id, push.after));
+    }
+    await tx.webhookDelivery.update({
+      where: { integrationId_deliveryId: { integrationId, deliveryId: deliveryId.slice(0, 200) } },
+      data: { revisionIds },
+    });
+    return { deliveries: revisionIds };
+  });
+}
+
+/** A revision of the deployment's current configuration, pinned to the pushed commit. */
+async function cutPushRevision(tx: DbClient, deploymentId: string, sha: string): Promise<string> {
+  await tx.$queryRaw`SELECT id FROM deployments WHERE id = ${deploymentId}::uuid FOR UPDATE`;
+  const row = await tx.deployment.findUniqueOrThrow({ where: { id: deploymentId } });
+  const revision = await cutRevision(tx, row.id, {
+    source: row.source,
+    sourceConfig: row.sourceConfig as SourceConfig,
+    sourceRevisionConfig: {
+      ...(row.sourceRevisionConfig as SourceRevisionConfig),
+      repo_commit_sha: sha,
+    },
+    secrets: await loadSecrets(tx, row.id),
+  });
+  const workspace = await tx.workspace.findUniqueOrThrow({ where: { id: row.workspaceId } });
+  await tx.auditEvent.create({
+    data: {
+      organizationId: workspace.organizationId,
+      workspaceId: row.workspaceId,
+      action: "deployment.push",
+      targetType: "deployment",
+      targetId: row.id,
+      data: { revision: revision.number, commit: sha },
+    },
+  });
+  return revision.id;
+}

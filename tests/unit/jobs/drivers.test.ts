@@ -1,0 +1,116 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import type { CodehostIntegration } from "../../../src/generated/prisma/client";
+import { driversFromEnv } from "../../../src/server/jobs/drivers";
+import { imageRefOf, recordingBuilder } from "../../../src/server/jobs/drivers/recording";
+import { codehostSource, repoOf } from "../../../src/server/jobs/drivers/source";
+import type { BuildPlan, SourceInput } from "../../../src/server/jobs/drivers/types";
+
+process.env.HANGAR_ENCRYPTION_KEY ??= "0".repeat(64);
+
+const plan: BuildPlan = {
+  source: "codehost",
+  repo_url: "https://code.example/acme/bot",
+  repo_commit_sha: "a".repeat(40),
+  source_tarball_path: null,
+  graph_config_path: "langgraph.json",
+  install_command: "pip install .",
+  build_command: null,
+};
+
+describe("repoOf", () => {
+  it("takes owner and repository from the last two path segments", () => {
+    expect(repoOf("http://127.0.0.1:4000/acme/support-bot")).toEqual({
+      owner: "acme",
+      repo: "support-bot",
+    });
+    expect(repoOf("https://code.example/api/v3/acme/bot.git/")).toEqual({
+      owner: "acme",
+      repo: "bot",
+    });
+    expect(repoOf("https://code.example/acme")).toBeNull();
+    expect(repoOf("not a url")).toBeNull();
+  });
+});
+
+describe("the recording builder", () => {
+  it("names the image by the plan's hash: equal plans share it, any change moves it", async () => {
+    const built = await recordingBuilder().build(plan);
+    expect(built.imageRef).toMatch(/^hangar\.local\/builds:[0-9a-f]{64}$/);
+    expect(imageRefOf({ ...plan })).toBe(built.imageRef);
+    const reordered = Object.fromEntries(Object.entries(plan).reverse()) as unknown as BuildPlan;
+    expect(imageRefOf(reordered)).toBe(built.imageRef);
+    expect(imageRefOf({ ...plan, repo_commit_sha: "b".repeat(40) })).not.toBe(built.imageRef);
+    expect(built.lines).toContain("Install: pip install .");
+  });
+});
+
+describe("the code-host source driver", () => {
+  const input: SourceInput = {
+    source: "codehost",
+    integration: { id: "i" } as CodehostIntegration,
+    repoUrl: "http://host/acme/bot",
+    repoRef: "refs/heads/main",
+    graphConfigPath: "graph/langgraph.json",
+    pinnedSha: null,
+  };
+  const client = (branches: Record<string, string>, files: string[]) => () => ({
+    listRepositories: async () => [],
+    getBranchCommit: async (_o: string, _r: string, branch: string) => branches[branch] ?? null,
+    fileExists: async (_o: string, _r: string, file: string) => files.includes(file),
+  });
+
+  it("resolves the branch (refs/heads/ or bare) and checks the graph config at that commit", async () => {
+    const driver = codehostSource(client({ main: "c0ffee" }, ["graph/langgraph.json"]));
+    expect((await driver.resolve(input)).commitSha).toBe("c0ffee");
+    expect((await driver.resolve({ ...input, repoRef: "main" })).commitSha).toBe("c0ffee");
+    expect((await driver.resolve({ ...input, pinnedSha: "abc1234" })).commitSha).toBe("abc1234");
+  });
+
+  it("fails saying which branch or file is missing", async () => {
+    const noBranch = codehostSource(client({}, []));
+    await expect(noBranch.resolve(input)).rejects.toThrow('Branch "main" not found in acme/bot');
+    const noFile = codehostSource(client({ main: "c0ffee" }, []));
+    await expect(noFile.resolve(input)).rejects.toThrow(
+      'Graph config "graph/langgraph.json" not found in acme/bot at c0ffee',
+    );
+  });
+
+  it("has nothing to resolve for other sources", async () => {
+    const driver = codehostSource(client({}, []));
+    expect(await driver.resolve({ ...input, source: "internal_container" })).toEqual({
+      commitSha: null,
+      lines: [],
+    });
+  });
+});
+
+describe("driversFromEnv", () => {
+  it("records deploys without a kubeconfig", async () => {
+    const drivers = await driversFromEnv({
+      HANGAR_KUBECONFIG: undefined,
+      HANGAR_FAKE_STEP_DELAY_MS: 0,
+    });
+    expect(drivers.deployer.name).toBe("record");
+  });
+
+  it("selects the Kubernetes driver when a kubeconfig is set", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "kubeconfig-"));
+    const file = path.join(dir, "config");
+    writeFileSync(
+      file,
+      [
+        "apiVersion: v1",
+        "kind: Config",
+        "clusters: [{name: c, cluster: {server: 'http://127.0.0.1:1'}}]",
+        "users: [{name: u, user: {token: t}}]",
+        "contexts: [{name: x, context: {cluster: c, user: u}}]",
+        "current-context: x",
+      ].join("\n"),
+    );
+    const selected = driversFromEnv({ HANGAR_KUBECONFIG: file, HANGAR_FAKE_STEP_DELAY_MS: 0 });
+    expect((await selected).deployer.name).toBe("kubernetes");
+  });
+});

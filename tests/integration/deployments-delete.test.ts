@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTenant, testDb, type Tenant } from "../helpers/fixtures";
 import { createDeploymentOverHttp, validDeployment } from "../helpers/deployments";
+import { waitForDeploymentGone } from "../helpers/engine";
 import { api } from "../helpers/http";
 
 let tenant: Tenant;
@@ -47,14 +48,17 @@ describe("GET /v2/deployments/{id}", () => {
 });
 
 describe("DELETE /v2/deployments/{id}", () => {
-  it("deletes (204), then 404s; the name is free again", async () => {
+  it("deletes (204): AWAITING_DELETE until torn down, then 404; the name is free again", async () => {
     const created = await create(tenant, {
       secrets: [{ name: "TOKEN", value: "t0ken" }],
     });
     const res = await del(created.id);
     expect(res.status).toBe(204);
     expect(res.text).toBe("");
-    expect((await get(created.id)).status).toBe(404);
+    const during = await get(created.id);
+    if (during.status === 200) expect(during.body.status).toBe("AWAITING_DELETE");
+    else expect(during.status).toBe(404);
+    await waitForDeploymentGone(tenant.keys.viewer, created.id);
     expect((await del(created.id)).status).toBe(404);
     const db = testDb();
     expect(await db.revision.count({ where: { deploymentId: created.id } })).toBe(0);
@@ -79,10 +83,16 @@ describe("DELETE /v2/deployments/{id}", () => {
     expect((await del("nope")).status).toBe(422);
   });
 
-  it("lets exactly one of two concurrent deletes succeed", async () => {
+  it("is idempotent while deleting: two concurrent deletes both answer 204, one is recorded", async () => {
     const created = await create();
     const statuses = (await Promise.all([del(created.id), del(created.id)])).map((r) => r.status);
-    expect(statuses.sort()).toEqual([204, 404]);
+    expect(statuses).toEqual([204, 204]);
+    const events = await testDb().auditEvent.count({
+      where: { targetId: created.id, action: "deployment.delete" },
+    });
+    expect(events).toBe(1);
+    await waitForDeploymentGone(tenant.keys.viewer, created.id);
+    expect((await del(created.id)).status).toBe(404);
   });
 
   it("refuses one of two concurrent creates with the same name (409)", async () => {
@@ -119,8 +129,8 @@ describe("DELETE /v2/deployments?deployment_ids=", () => {
       { id: a.id, status: 204, detail: null },
       { id: b.id, status: 204, detail: null },
     ]);
-    expect((await get(a.id)).status).toBe(404);
-    expect((await get(b.id)).status).toBe(404);
+    await waitForDeploymentGone(tenant.keys.viewer, a.id);
+    await waitForDeploymentGone(tenant.keys.viewer, b.id);
   });
 
   it("answers 207 with each id's outcome when some failed", async () => {
@@ -133,7 +143,7 @@ describe("DELETE /v2/deployments?deployment_ids=", () => {
       { id: unknownId, status: 404, detail: `Deployment ID ${unknownId} not found.` },
       { id: foreign.id, status: 404, detail: `Deployment ID ${foreign.id} not found.` },
     ]);
-    expect((await get(mine.id)).status).toBe(404);
+    await waitForDeploymentGone(tenant.keys.viewer, mine.id);
     expect((await get(foreign.id, other.keys.viewer)).status).toBe(200);
   });
 

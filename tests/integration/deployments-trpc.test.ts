@@ -4,6 +4,7 @@ import type { Actor } from "../../src/server/auth/actor";
 import { createCaller } from "../../src/server/api/root";
 import { createTenant, testDb, type Tenant } from "../helpers/fixtures";
 import { createIntegrationRow, validDeployment } from "../helpers/deployments";
+import { waitFor } from "../helpers/engine";
 
 let tenant: Tenant;
 let other: Tenant;
@@ -37,6 +38,15 @@ describe("tRPC deployments", () => {
     expect(got.etag).toMatch(/^W\//);
 
     await editor.deployments.delete({ id: created.id });
+    await waitFor(
+      () =>
+        viewer.deployments.get({ id: created.id }).then(
+          () => "present",
+          () => "gone",
+        ),
+      (state) => state === "gone",
+      { what: "the worker to tear the deployment down" },
+    );
     await expect(viewer.deployments.get({ id: created.id })).rejects.toMatchObject({
       code: "NOT_FOUND",
       message: `Deployment ID ${created.id} not found.`,

@@ -1,4 +1,5 @@
 import {
+  ApiException,
   KubeConfig,
   KubernetesObjectApi,
   PatchStrategy,
@@ -13,23 +14,24 @@ import { StepFailure, type DeployerDriver } from "./types";
 
 export const FIELD_MANAGER = "hangar";
 
-const statusOf = (error: unknown) => (error as { code?: number }).code;
+const statusOf = (error: unknown) => (error instanceof ApiException ? error.code : undefined);
 
 /** A message naming the object and what the API server said, never the object's contents. */
 function failure(object: KubernetesObject, error: unknown): StepFailure {
-  const body = (error as { body?: unknown }).body;
   const reason =
-    typeof body === "string"
-      ? (safeJson(body)?.message ?? `HTTP ${statusOf(error)}`)
-      : ((body as { message?: string } | undefined)?.message ?? (error as Error).message);
+    error instanceof ApiException
+      ? (statusMessage(error.body) ?? `HTTP ${error.code}`)
+      : (error as Error).message;
   return new StepFailure(`Kubernetes refused ${describeObject(object)}: ${reason}`);
 }
 
-function safeJson(text: string): { message?: string } | null {
+/** 1.4's ApiException carries the response text; the API server's is a JSON Status. */
+function statusMessage(body: unknown): string | undefined {
+  if (typeof body !== "string") return undefined;
   try {
-    return JSON.parse(text) as { message?: string };
+    return (JSON.parse(body) as { message?: string }).message;
   } catch {
-    return null;
+    return undefined;
   }
 }
 
@@ -62,10 +64,19 @@ export function kubernetesDeployer(kubeconfig: KubeConfig): DeployerDriver {
       for (const object of [...objects].reverse()) {
         if (object.kind === "Namespace") continue;
         try {
-          await client.delete(object as ApiObject);
+          // Background: the API server then collects the ReplicaSets and Pods they own.
+          await client.delete(
+            object as ApiObject,
+            undefined,
+            undefined,
+            undefined,
+            undefined,
+            "Background",
+          );
           lines.push(`Deleted ${describeObject(object)}`);
         } catch (error) {
           if (statusOf(error) !== 404) throw failure(object, error);
+          lines.push(`${describeObject(object)} was already gone`);
         }
       }
       return { lines };

@@ -29,7 +29,7 @@ export function WizardSummary({
           <div key={label}>
             <dt className="text-xs text-zinc-500 dark:text-zinc-400">{label}</dt>
             <dd className="truncate font-medium">
-              {value ?? <span className="text-zinc-400 dark:text-zinc-500">Not chosen yet</span>}
+              {value ?? <span className="text-zinc-500 dark:text-zinc-400">Not chosen yet</span>}
             </dd>
           </div>
         ))}

@@ -63,7 +63,7 @@ export function Stepper({
                 >
                   {marker}
                   {text}
-                  <span className="sr-only">(done, go back to this step)</span>
+                  <span className="sr-only">(completed)</span>
                 </button>
               ) : (
                 <span

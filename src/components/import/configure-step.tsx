@@ -3,6 +3,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
+import { formErrors } from "@/components/import/form-errors";
 import { useForm } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
@@ -38,7 +39,7 @@ export function ConfigureStep({
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const form = useForm<ConfigureValues>({
-    resolver: zodResolver(configureSchema),
+    resolver: zodResolver(configureSchema, formErrors),
     mode: "onChange",
     defaultValues: values,
   });

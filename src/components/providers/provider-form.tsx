@@ -4,6 +4,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
+import { formErrors } from "@/components/import/form-errors";
 import { useForm } from "react-hook-form";
 import { toast } from "sonner";
 import { Alert, CheckboxField, Field } from "@/components/import/field";
@@ -42,7 +43,7 @@ export function ProviderForm({
   const secretStored = provider ? hasStoredSecret(provider) : false;
   const schema = useMemo(() => providerFormSchema(secretStored), [secretStored]);
   const form = useForm<ProviderFormValues>({
-    resolver: zodResolver(schema),
+    resolver: zodResolver(schema, formErrors),
     mode: "onChange",
     defaultValues: provider ? formValuesOf(provider) : emptyProvider,
   });

@@ -2,6 +2,7 @@
 
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { formErrors } from "@/components/import/form-errors";
 import { useForm } from "react-hook-form";
 import { toast } from "sonner";
 import { Alert, Field } from "@/components/import/field";
@@ -25,7 +26,7 @@ export function CreateKeyDialog({
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const form = useForm<CreateApiKeyInput>({
-    resolver: zodResolver(createApiKeyInput),
+    resolver: zodResolver(createApiKeyInput, formErrors),
     defaultValues: { name: "", role: "viewer" },
   });
   const create = useMutation(

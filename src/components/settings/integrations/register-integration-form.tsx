@@ -2,6 +2,7 @@
 
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { formErrors } from "@/components/import/form-errors";
 import { useForm } from "react-hook-form";
 import { toast } from "sonner";
 import { z } from "zod";
@@ -35,7 +36,7 @@ export function RegisterIntegrationForm({
   const queryClient = useQueryClient();
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<RegisterValues>({
-    resolver: zodResolver(registerSchema),
+    resolver: zodResolver(registerSchema, formErrors),
     mode: "onTouched",
     defaultValues: { name: "", api_base_url: "", token: "" },
   });

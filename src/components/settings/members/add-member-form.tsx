@@ -3,6 +3,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { formErrors } from "@/components/import/form-errors";
 import { useForm } from "react-hook-form";
 import { toast } from "sonner";
 import { z } from "zod";
@@ -25,7 +26,7 @@ export function AddMemberForm() {
   const queryClient = useQueryClient();
   const [added, setAdded] = useState<AddedMember | null>(null);
   const form = useForm<AddValues, unknown, z.output<typeof addSchema>>({
-    resolver: zodResolver(addSchema),
+    resolver: zodResolver(addSchema, formErrors),
     defaultValues: { email: "", role: "viewer" },
   });
   const add = useMutation(

@@ -1,4 +1,5 @@
 import { buildIfStale } from "../scripts/build-if-stale";
+import { startCodehostServer } from "../scripts/codehost-server";
 import { createTestDatabase } from "../tests/helpers/database";
 import { startServer, testSecrets } from "../tests/helpers/server";
 import { ensurePostgres, ensureRedis, REDIS_URL } from "../tests/helpers/services";
@@ -31,7 +32,14 @@ export default async function globalSetup() {
     await database.drop();
     throw error;
   }
+
+  // --- Import wizard: a local code host the wizard registers and imports from. ---
+  const codehost = await startCodehostServer();
+  process.env.E2E_CODEHOST_URL = codehost.url;
+  // --- end import wizard ---
+
   return async () => {
+    await codehost.stop();
     await server.stop();
     if (process.env.KEEP_TEST_DB !== "1") await database.drop();
   };

@@ -1,4 +1,4 @@
-import { Boxes, type LucideIcon } from "lucide-react";
+import { Boxes, FolderGit2, KeyRound, Settings, type LucideIcon } from "lucide-react";
 
 export interface NavItem {
   href: string;
@@ -7,4 +7,9 @@ export interface NavItem {
 }
 
 /** The dashboard's sections; later pages (Import, OAuth providers, Settings) add an entry here. */
-export const navItems: NavItem[] = [{ href: "/deployments", label: "Deployments", icon: Boxes }];
+export const navItems: NavItem[] = [
+  { href: "/deployments", label: "Deployments", icon: Boxes },
+  { href: "/import", label: "Import", icon: FolderGit2 },
+  { href: "/providers", label: "OAuth providers", icon: KeyRound },
+  { href: "/settings", label: "Settings", icon: Settings },
+];

@@ -3,6 +3,7 @@ import { uuid } from "@/schemas/common";
 import {
   createDeploymentBody,
   deployment,
+  deploymentName,
   deploymentPage,
   listDeploymentsQuery,
   patchDeploymentBody,
@@ -11,6 +12,7 @@ import { template } from "@/schemas/templates";
 import { createDeployment } from "@/server/services/deployments/create";
 import { bulkDeleteDeployments, deleteDeployment } from "@/server/services/deployments/delete";
 import { listDeployments } from "@/server/services/deployments/list";
+import { isDeploymentNameAvailable } from "@/server/services/deployments/name-available";
 import { patchDeployment } from "@/server/services/deployments/patch";
 import { getDeployment } from "@/server/services/deployments/read";
 import { listTemplates } from "@/server/services/templates";
@@ -44,4 +46,11 @@ export const deploymentsRouter = createRouter({
     .input(z.object({ ids: z.array(uuid).min(1).max(100) }))
     .mutation(({ ctx, input }) => bulkDeleteDeployments(ctx.db, ctx.actor, input.ids)),
   templates: workspaceProcedure.output(z.array(template)).query(() => listTemplates()),
+  /** For the import wizard's live check; any DNS label is a valid question. */
+  nameAvailable: workspaceProcedure
+    .input(z.object({ name: deploymentName }))
+    .output(z.object({ available: z.boolean() }))
+    .query(async ({ ctx, input }) => ({
+      available: await isDeploymentNameAvailable(ctx.db, ctx.actor, input.name),
+    })),
 });

@@ -1,0 +1,158 @@
+// `npm run bench:dashboard`: the deployments page in Chromium with 10,000 deployments in the
+// workspace, against a baseline workspace of 20 in the same run and on the same server: time from
+// navigation to the table being visible (p50/p99 over several runs) and the ratio, plus the
+// page's first-load JavaScript (transferred, i.e. gzip as served, and decoded).
+import { chromium, type Browser, type Page } from "@playwright/test";
+import { buildIfStale } from "../scripts/build-if-stale";
+import { hashPassword } from "../src/server/auth/passwords";
+import { createDb, type Db } from "../src/server/db";
+import { createTestDatabase } from "../tests/helpers/database";
+import { startServer } from "../tests/helpers/server";
+import { ensurePostgres } from "../tests/helpers/services";
+
+const BIG = Number(process.env.BENCH_DEPLOYMENTS ?? 10_000);
+const SMALL = 20;
+const RUNS = Number(process.env.BENCH_RUNS ?? 20);
+const PASSWORD = "bench-password-123";
+
+/** A workspace of `count` deployments (seeded by SQL) and an admin user who belongs only to it. */
+async function seedWorkspace(db: Db, orgId: string, label: string, count: number) {
+  const ws = await db.workspace.create({ data: { organizationId: orgId, name: label } });
+  const email = `${label}@bench.test`;
+  const user = await db.user.create({
+    data: { email, name: label, passwordHash: await hashPassword(PASSWORD) },
+  });
+  await db.membership.create({ data: { userId: user.id, workspaceId: ws.id, role: "admin" } });
+  await db.$executeRawUnsafe(`
+    INSERT INTO deployments (id, workspace_id, name, source, deployment_type, status, source_config, source_revision_config,
+                             image_version, created_at, updated_at)
+    SELECT gen_random_uuid(), '${ws.id}', 'agent-' || g, 'internal_container',
+           (ARRAY['dev_free','dev','prod'])[1 + g % 3]::"DeploymentType",
+           (ARRAY['AWAITING_DATABASE','READY','READY','READY','UNUSED'])[1 + g % 5]::"DeploymentStatus",
+           jsonb_build_object('deployment_type', (ARRAY['dev_free','dev','prod'])[1 + g % 3], 'custom_url', 'https://agent-' || g || '.example.com'),
+           jsonb_build_object('image_uri', 'registry.example/agent:' || g),
+           'v' || (g % 50), now() - make_interval(secs => g), now()
+    FROM generate_series(1, ${count}) AS g`);
+  return email;
+}
+
+async function signedInPage(browser: Browser, baseUrl: string, email: string): Promise<Page> {
+  const context = await browser.newContext({ baseURL: baseUrl });
+  const page = await context.newPage();
+  await page.goto("/signin");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await page.waitForURL(/\/deployments$/);
+  return page;
+}
+
+/** Milliseconds from starting the navigation until the table (with its rows) is visible. */
+async function timeToTable(page: Page): Promise<number> {
+  const started = performance.now();
+  await page.goto("/deployments", { waitUntil: "commit" });
+  await page
+    .getByRole("table", { name: "Deployments" })
+    .locator("tbody tr")
+    .first()
+    .waitFor({ state: "visible" });
+  return performance.now() - started;
+}
+
+/** JS bytes of a cold first load of /deployments: as transferred (gzip) and decoded. */
+async function firstLoadJs(browser: Browser, baseUrl: string, email: string) {
+  const context = (await signedInPage(browser, baseUrl, email)).context();
+  // A new context has an empty HTTP cache; the session cookie comes along in its storage state.
+  const fresh = await browser.newContext({
+    baseURL: baseUrl,
+    storageState: await context.storageState(),
+  });
+  const cold = await fresh.newPage();
+  const scripts: Promise<[number, number]>[] = [];
+  cold.on("requestfinished", (request) => {
+    if (request.resourceType() !== "script") return;
+    scripts.push(
+      Promise.all([request.sizes(), request.response().then((r) => r?.body())]).then(
+        ([sizes, body]) => [sizes.responseBodySize, body?.length ?? 0],
+      ),
+    );
+  });
+  await cold.goto("/deployments", { waitUntil: "networkidle" });
+  const sizes = await Promise.all(scripts);
+  await fresh.close();
+  await context.close();
+  return {
+    files: sizes.length,
+    transferred: sizes.reduce((n, [t]) => n + t, 0),
+    decoded: sizes.reduce((n, [, d]) => n + d, 0),
+  };
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+};
+
+await ensurePostgres();
+buildIfStale();
+const database = await createTestDatabase("hangar_bench_dashboard");
+const db = createDb(database.url, 2);
+try {
+  const org = await db.organization.create({ data: { name: "bench" } });
+  const seeded = performance.now();
+  const bigUser = await seedWorkspace(db, org.id, "big", BIG);
+  const smallUser = await seedWorkspace(db, org.id, "small", SMALL);
+  await db.$executeRawUnsafe("VACUUM ANALYZE");
+  console.log(
+    `Seeded ${BIG} + ${SMALL} deployments in ${((performance.now() - seeded) / 1000).toFixed(1)} s`,
+  );
+
+  const server = await startServer({
+    DATABASE_URL: database.url,
+    HANGAR_RATELIMIT_ENABLED: "false",
+  });
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--disable-quic",
+    ],
+  });
+  try {
+    const big = await signedInPage(browser, server.url, bigUser);
+    const small = await signedInPage(browser, server.url, smallUser);
+    for (let i = 0; i < 3; i++) await Promise.all([timeToTable(big), timeToTable(small)]); // warm-up
+    const times = { big: [] as number[], small: [] as number[] };
+    // Alternate, so drift on a shared machine hits both sides alike.
+    for (let i = 0; i < RUNS; i++) {
+      times.big.push(await timeToTable(big));
+      times.small.push(await timeToTable(small));
+    }
+    const js = await firstLoadJs(browser, server.url, bigUser);
+
+    const row = (label: string, t: number[]) =>
+      `| ${label} | ${percentile(t, 50).toFixed(0)} | ${percentile(t, 99).toFixed(0)} |`;
+    console.log(`\n/deployments in Chromium: navigation to table visible, ${RUNS} runs each\n`);
+    console.log("| workspace | p50 ms | p99 ms |\n|---|---|---|");
+    console.log(row(`${BIG} deployments`, times.big));
+    console.log(row(`${SMALL} deployments (baseline)`, times.small));
+    console.log(
+      `| ratio | ${(percentile(times.big, 50) / percentile(times.small, 50)).toFixed(2)} | ${(percentile(times.big, 99) / percentile(times.small, 99)).toFixed(2)} |`,
+    );
+    console.log(`\nFirst-load JavaScript of /deployments (cold cache): ${js.files} files\n`);
+    console.log("| measure | KiB |\n|---|---|");
+    console.log(`| transferred (gzip as served) | ${(js.transferred / 1024).toFixed(1)} |`);
+    console.log(`| decoded (raw) | ${(js.decoded / 1024).toFixed(1)} |`);
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+} finally {
+  await db.$disconnect();
+  await database.drop();
+}

@@ -1,0 +1,36 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { ProvidersView } from "@/components/providers/providers-view";
+import { ReadOnlyNotice } from "@/components/providers/read-only-notice";
+import { PageHeader } from "@/components/shell/page-header";
+import { buttonClass } from "@/components/ui/button";
+import { getQueryClient, HydrateClient, trpc } from "@/trpc/server";
+import { loadMe } from "@/trpc/session";
+
+export const metadata: Metadata = { title: "OAuth providers" };
+
+export default async function ProvidersPage() {
+  const me = await loadMe();
+  const canEdit = me?.role !== "viewer";
+  await getQueryClient().prefetchQuery(trpc.oauthProviders.list.queryOptions());
+  return (
+    <>
+      <PageHeader
+        title="OAuth providers"
+        description="OAuth clients your organization's agents use to reach third-party services."
+        actions={
+          canEdit ? (
+            <Link href="/providers/new" className={buttonClass()}>
+              New provider
+            </Link>
+          ) : (
+            <ReadOnlyNotice>Read-only: viewers cannot add or change providers.</ReadOnlyNotice>
+          )
+        }
+      />
+      <HydrateClient>
+        <ProvidersView canEdit={canEdit} />
+      </HydrateClient>
+    </>
+  );
+}

@@ -1,0 +1,12 @@
+import { Lock } from "lucide-react";
+import type { ReactNode } from "react";
+
+/** Why controls are missing: the user's role does not allow the change. */
+export function ReadOnlyNotice({ children }: { children: ReactNode }) {
+  return (
+    <p className="flex items-center gap-2 rounded-md border border-zinc-200 bg-white px-3 py-2 text-sm text-zinc-600 dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-400">
+      <Lock aria-hidden className="size-4 shrink-0" />
+      {children}
+    </p>
+  );
+}

@@ -1,0 +1,92 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { formErrors } from "@/components/import/form-errors";
+import { useForm } from "react-hook-form";
+import { toast } from "sonner";
+import { Alert, Field } from "@/components/import/field";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { Input } from "@/components/ui/input";
+import { Select } from "@/components/ui/select";
+import { createApiKeyInput, type CreateApiKeyInput, type CreatedApiKey } from "@/schemas/api-keys";
+import { useTRPC } from "@/trpc/react";
+import { roleLabels, roles } from "../role-notice";
+
+export function CreateKeyDialog({
+  open,
+  onClose,
+  onCreated,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onCreated: (key: CreatedApiKey) => void;
+}) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const form = useForm<CreateApiKeyInput>({
+    resolver: zodResolver(createApiKeyInput, formErrors),
+    defaultValues: { name: "", role: "viewer" },
+  });
+  const create = useMutation(
+    trpc.apiKeys.create.mutationOptions({
+      onSuccess: async (key) => {
+        await queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.queryKey() });
+        form.reset();
+        onCreated(key);
+      },
+      onError: (error) => toast.error(`Could not create the key: ${error.message}`),
+    }),
+  );
+  const close = () => {
+    form.reset();
+    create.reset();
+    onClose();
+  };
+  return (
+    <Dialog
+      open={open}
+      onClose={close}
+      title="Create API key"
+      description="A key acts in this workspace with the role you give it."
+    >
+      <form noValidate onSubmit={form.handleSubmit((v) => create.mutate(v))} className="space-y-4">
+        {create.isError && <Alert>{create.error.message}</Alert>}
+        <Field
+          id="key-name"
+          label="Name"
+          hint="What uses this key, e.g. CI deploys."
+          error={form.formState.errors.name?.message}
+        >
+          {(aria) => (
+            <Input {...aria} data-autofocus autoComplete="off" {...form.register("name")} />
+          )}
+        </Field>
+        <Field
+          id="key-role"
+          label="Role"
+          hint="Viewers may only read; editors change deployments; admins also manage access."
+        >
+          {(aria) => (
+            <Select {...aria} className="w-full" {...form.register("role")}>
+              {roles.map((r) => (
+                <option key={r} value={r}>
+                  {roleLabels[r]}
+                </option>
+              ))}
+            </Select>
+          )}
+        </Field>
+        <div className="flex justify-end gap-2">
+          <Button variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={create.isPending}>
+            {create.isPending ? "Creating…" : "Create key"}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,32 @@
+"use client";
+
+import { Check, Copy } from "lucide-react";
+import { useEffect, useState } from "react";
+import { toast } from "sonner";
+import { Button } from "./button";
+
+/** Copies text to the clipboard and says so, for screen readers too. */
+export function CopyButton({ text, label = "Copy" }: { text: string; label?: string }) {
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), 2000);
+    return () => clearTimeout(timer);
+  }, [copied]);
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied(true);
+    } catch {
+      toast.error("Could not copy: select the text and copy it by hand.");
+    }
+  };
+
+  return (
+    <Button variant="secondary" size="sm" onClick={copy} aria-label={copied ? "Copied" : label}>
+      {copied ? <Check aria-hidden className="size-4" /> : <Copy aria-hidden className="size-4" />}
+      <span aria-live="polite">{copied ? "Copied" : label}</span>
+    </Button>
+  );
+}

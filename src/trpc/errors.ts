@@ -1,0 +1,37 @@
+import { TRPCClientError } from "@trpc/client";
+
+/** One entry of the API's FastAPI-style 422 body, as tRPC errors carry it in data.issues. */
+export interface ApiIssue {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+}
+
+export interface ApiFailure {
+  status: number | null;
+  message: string;
+  issues: ApiIssue[];
+}
+
+/** What a failed tRPC call says, in the terms forms need: status, message, field issues. */
+export function apiFailure(error: unknown): ApiFailure {
+  if (error instanceof TRPCClientError) {
+    const data = (error.data ?? {}) as { httpStatus?: number; issues?: ApiIssue[] | null };
+    return { status: data.httpStatus ?? null, message: error.message, issues: data.issues ?? [] };
+  }
+  return {
+    status: null,
+    message: error instanceof Error ? error.message : String(error),
+    issues: [],
+  };
+}
+
+/** Issues keyed by their form path ("source_config.resource_spec.cpu"), without the "body" root. */
+export function issuesByPath(issues: ApiIssue[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of issues) {
+    const loc = issue.loc[0] === "body" ? issue.loc.slice(1) : issue.loc;
+    out[loc.join(".")] ??= issue.msg;
+  }
+  return out;
+}

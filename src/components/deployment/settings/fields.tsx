@@ -1,5 +1,6 @@
 "use client";
 
+import type { ReactNode } from "react";
 import { get, useFormContext, type RegisterOptions } from "react-hook-form";
 import { describedBy, FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
@@ -59,7 +60,7 @@ export function NumberField({
   placeholder,
 }: {
   name: string;
-  label: string;
+  label: ReactNode;
   step: number;
   placeholder?: string;
 }) {

@@ -14,14 +14,39 @@ const groupLabels: Record<string, string> = {
 
 function Group({ prefix, scaled }: { prefix: string; scaled: boolean }) {
   const name = (key: string) => `source_config.resource_spec.${prefix}${key}`;
+  // Every group has the same fields: the group's name keeps each field's label unique.
+  const label = (text: string) =>
+    prefix ? (
+      <>
+        <span className="sr-only">{groupLabels[prefix]} </span>
+        {text}
+      </>
+    ) : (
+      text
+    );
   return (
     <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-      <NumberField name={name("cpu")} label="CPU (cores)" step={0.1} placeholder="default" />
-      <NumberField name={name("cpu_limit")} label="CPU limit" step={0.1} placeholder="2× request" />
-      <NumberField name={name("memory_mb")} label="Memory (MB)" step={1} placeholder="default" />
+      <NumberField
+        name={name("cpu")}
+        label={label("CPU (cores)")}
+        step={0.1}
+        placeholder="default"
+      />
+      <NumberField
+        name={name("cpu_limit")}
+        label={label("CPU limit")}
+        step={0.1}
+        placeholder="2× request"
+      />
+      <NumberField
+        name={name("memory_mb")}
+        label={label("Memory (MB)")}
+        step={1}
+        placeholder="default"
+      />
       <NumberField
         name={name("memory_limit_mb")}
-        label="Memory limit (MB)"
+        label={label("Memory limit (MB)")}
         step={1}
         placeholder="2× request"
       />
@@ -29,13 +54,13 @@ function Group({ prefix, scaled }: { prefix: string; scaled: boolean }) {
         <>
           <NumberField
             name={name("min_scale")}
-            label="Min replicas"
+            label={label("Min replicas")}
             step={1}
             placeholder="default"
           />
           <NumberField
             name={name("max_scale")}
-            label="Max replicas"
+            label={label("Max replicas")}
             step={1}
             placeholder="default"
           />

@@ -14,7 +14,7 @@ test("secrets: .env paste, reveal what was typed, save, and values stay masked",
   await page.goto(`/deployments/${id}/secrets`);
   const list = page.getByRole("list", { name: "Secrets" });
   await expect(list.getByRole("listitem")).toHaveCount(2);
-  await expect(page.getByLabel("Value of KEEP_ME")).toHaveValue("");
+  await expect(page.getByLabel("Value of KEEP_ME", { exact: true })).toHaveValue("");
   await expect(page.getByRole("button", { name: "Show value of KEEP_ME" })).toHaveCount(0);
   await auditPage(page, "deployment-secrets");
 
@@ -40,12 +40,14 @@ test("secrets: .env paste, reveal what was typed, save, and values stay masked",
   await expect(list.getByRole("listitem")).toHaveCount(4);
 
   // Typed values are masked until revealed; stored ones cannot be revealed at all.
-  const typed = page.getByLabel("Value of NEW_TOKEN");
+  const typed = page.getByLabel("Value of NEW_TOKEN", { exact: true });
   await expect(typed).toHaveAttribute("type", "password");
   await page.getByRole("button", { name: "Show value of NEW_TOKEN" }).click();
   await expect(typed).toHaveAttribute("type", "text");
   await expect(typed).toHaveValue("e2e-typed-value-one");
-  await expect(page.getByLabel("Value of KEEP_ME")).toHaveValue("e2e-typed-value-three");
+  await expect(page.getByLabel("Value of KEEP_ME", { exact: true })).toHaveValue(
+    "e2e-typed-value-three",
+  );
 
   await page.getByRole("button", { name: "Remove DROP_ME" }).click();
   await page.getByRole("button", { name: "Add secret" }).click();
@@ -60,7 +62,7 @@ test("secrets: .env paste, reveal what was typed, save, and values stay masked",
   await expect(toast(page, "Saved: revision #2 was cut")).toBeVisible();
   await expect(list.getByRole("listitem")).toHaveCount(3);
   for (const name of ["KEEP_ME", "NEW_TOKEN", "OTHER_KEY"]) {
-    await expect(page.getByLabel(`Value of ${name}`)).toHaveValue("");
+    await expect(page.getByLabel(`Value of ${name}`, { exact: true })).toHaveValue("");
   }
 
   await page.reload();

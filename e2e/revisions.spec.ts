@@ -69,13 +69,14 @@ test("a viewer cannot edit settings, secrets, tags or redeploy; the server refus
   await signIn(page, state.viewer);
   const id = state.deployments["billing-bot"]!;
   await page.goto(`/deployments/${id}/settings`);
-  await expect(page.getByText("Read-only: viewers cannot change settings.")).toBeVisible();
+  await expect(
+    page.getByText("Read-only: viewers cannot change or delete deployments."),
+  ).toBeVisible();
   await expect(page.getByLabel("Image")).toBeDisabled();
   await expect(page.getByRole("button", { name: "Save settings" })).toHaveCount(0);
   await auditPage(page, "deployment-settings-viewer");
 
   await page.getByRole("link", { name: "Secrets", exact: true }).click();
-  await expect(page.getByText("Read-only: viewers cannot change secrets.")).toBeVisible();
   await expect(page.getByRole("button", { name: "Paste .env" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Add secret" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: /Remove/ })).toHaveCount(0);

@@ -18,7 +18,6 @@ import type { VersionedDeployment } from "@/server/services/deployments/read";
 import { ChangeNotice } from "../change-notice";
 import { useLatestRevision } from "../use-deployment";
 import { usePatchDeployment, type FieldIssue } from "../use-patch-deployment";
-import { ViewerNotice } from "../viewer-notice";
 import { PasteEnvDialog } from "./paste-env-dialog";
 import { SecretRowFields } from "./secret-row";
 import {
@@ -76,7 +75,6 @@ export function SecretsForm({
   return (
     <FormProvider {...form}>
       <form onSubmit={submit} noValidate aria-label="Secrets" className="space-y-6">
-        {!canEdit && <ViewerNotice>Read-only: viewers cannot change secrets.</ViewerNotice>}
         <Card>
           <CardHeader
             title="Secrets"
@@ -124,7 +122,7 @@ export function SecretsForm({
           </CardBody>
         </Card>
         {canEdit && (
-          <div className="sticky bottom-0 z-10 space-y-3 rounded-lg border border-zinc-200 bg-white/95 p-4 shadow-lg backdrop-blur dark:border-zinc-800 dark:bg-zinc-900/95">
+          <div className="space-y-3 rounded-lg border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900">
             <ChangeNotice
               cuts={cuts}
               settings={[]}

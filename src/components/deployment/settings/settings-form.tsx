@@ -10,7 +10,6 @@ import { useTRPC } from "@/trpc/react";
 import { ChangeNotice } from "../change-notice";
 import { useLatestRevision } from "../use-deployment";
 import { usePatchDeployment, type FieldIssue } from "../use-patch-deployment";
-import { ViewerNotice } from "../viewer-notice";
 import { TextField, SwitchField } from "./fields";
 import { FixedFields } from "./fixed-fields";
 import { ResourceFields } from "./resource-fields";
@@ -61,7 +60,6 @@ export function SettingsForm({
   return (
     <FormProvider {...form}>
       <form onSubmit={submit} noValidate aria-label="Deployment settings" className="space-y-6">
-        {!canEdit && <ViewerNotice>Read-only: viewers cannot change settings.</ViewerNotice>}
         <fieldset disabled={!canEdit} className="space-y-6">
           <FixedFields deployment={d} />
           <Card>

@@ -12,7 +12,6 @@ import { Select } from "@/components/ui/select";
 import type { VersionedDeployment } from "@/server/services/deployments/read";
 import { ChangeNotice } from "../change-notice";
 import { usePatchDeployment } from "../use-patch-deployment";
-import { ViewerNotice } from "../viewer-notice";
 
 /** At most one value per tag key; tags never cut a revision. */
 export function TagsForm({
@@ -73,7 +72,6 @@ export function TagsForm({
         );
       }}
     >
-      {!canEdit && <ViewerNotice>Read-only: viewers cannot change tags.</ViewerNotice>}
       <Card>
         <CardHeader
           title="Tags"

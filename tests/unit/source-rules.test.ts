@@ -1,9 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  checkMode,
-  checkSourceFields,
-  sourceRules,
-} from "../../src/server/services/deployments/source-rules";
+import { sourceRules } from "../../src/schemas/source-rules";
+import { checkMode, checkSourceFields } from "../../src/server/services/deployments/source-rules";
 import type { DeploymentSource } from "../../src/schemas/deployments";
 
 const sources: DeploymentSource[] = [

@@ -5,7 +5,7 @@ import type { Deployment } from "@/schemas/deployments";
 const text = (v: string | null) => (v ? <Mono>{v}</Mono> : null);
 const yesNo = (v: boolean | null) => (v === null ? null : v ? "Yes" : "No");
 
-/** Read-only until editing arrives with PATCH. */
+/** Read-only summary; the Settings tab edits it. */
 export function SourceCard({ deployment: d }: { deployment: Deployment }) {
   const c = d.source_config;
   const r = d.source_revision_config;

@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from "node:util";
 import type {
   DeploymentSource,
   PatchDeploymentInput,
@@ -6,7 +5,9 @@ import type {
   SourceRevisionConfig,
 } from "@/schemas/deployments";
 import { AppError, badRequest } from "@/server/errors";
-import { checkSourceFields, sourceRules } from "./source-rules";
+import { revisionConfigFields } from "@/schemas/revision-rules";
+import { sourceRules } from "@/schemas/source-rules";
+import { checkSourceFields } from "./source-rules";
 
 // The rules a patch must pass that a create does not (contract 5.4).
 
@@ -16,14 +17,6 @@ const immutableConfigFields = [
   "deployment_type",
   "listener_id",
 ] as const satisfies (keyof SourceConfig)[];
-
-/** The source_revision_config members a request can send (repo_commit_sha is the service's). */
-export const revisionConfigFields = [
-  "repo_ref",
-  "graph_config_path",
-  "image_uri",
-  "source_tarball_path",
-] as const satisfies (keyof SourceRevisionConfig)[];
 
 /** If-Match holds one or more ETags (or `*`); weak and strong forms of ours compare equal. */
 export function checkIfMatch(ifMatch: string | null | undefined, etag: string): void {
@@ -104,21 +97,4 @@ export function checkPatchedFields(
     { source_config: neededConfig, source_revision_config: revisionValues },
     { requireAll: true },
   );
-}
-
-/** JSON values equal once null members are dropped (a stored `{cpu: null}` is `{}`). */
-export function sameJson(a: unknown, b: unknown): boolean {
-  return isDeepStrictEqual(withoutNulls(a), withoutNulls(b));
-}
-
-function withoutNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutNulls);
-  if (value && typeof value === "object") {
-    return Object.fromEntries(
-      Object.entries(value)
-        .filter(([, v]) => v !== null && v !== undefined)
-        .map(([k, v]) => [k, withoutNulls(v)]),
-    );
-  }
-  return value ?? null;
 }

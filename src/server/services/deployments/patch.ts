@@ -5,6 +5,12 @@ import {
   type PatchDeploymentInput,
   type SourceRevisionConfig,
 } from "@/schemas/deployments";
+import {
+  changesThatCutRevision,
+  revisionSourceConfigFields,
+  sameJson,
+  settingChanges,
+} from "@/schemas/revision-rules";
 import { requireRole, type Actor } from "@/server/auth/actor";
 import type { Db, DbClient } from "@/server/db";
 import { badRequest } from "@/server/errors";
@@ -17,13 +23,7 @@ import {
   mergeSourceRevisionConfig,
 } from "./config";
 import { findDeployment, lockDeployment, lockedTransaction } from "./find";
-import {
-  checkIfMatch,
-  checkImmutable,
-  checkPatchedFields,
-  revisionConfigFields,
-  sameJson,
-} from "./patch-rules";
+import { checkIfMatch, checkImmutable, checkPatchedFields } from "./patch-rules";
 import { versioned, type VersionedDeployment } from "./read";
 import { cutRevision } from "./revisions-cut";
 import {
@@ -35,10 +35,6 @@ import {
 } from "./secrets";
 import { asJson, emptySourceRevisionConfig, etagOf, toDeployment } from "./serialize";
 import { checkMode } from "./source-rules";
-
-/** source_config members whose change cuts a new revision; the others do not. */
-const revisionConfigKeys = ["resource_spec", "install_command", "build_command"] as const;
-const settingKeys = ["build_on_push", "custom_url", "listener_config", "template_id"] as const;
 
 /**
  * Patches a deployment (contract 5.4) with its row locked, so concurrent patches run one after
@@ -67,7 +63,7 @@ export async function patchDeployment(
       input.revision_source != null ||
       input.secrets != null ||
       Object.values(input.source_revision_config ?? {}).some((v) => v !== undefined) ||
-      revisionConfigKeys.some((key) => input.source_config?.[key] !== undefined);
+      revisionSourceConfigFields.some((key) => input.source_config?.[key] !== undefined);
     const revisionSource = touchesRevision ? (input.revision_source ?? row.source) : latestSource;
 
     const sourceConfig = mergeSourceConfig(before.source_config, input.source_config);
@@ -96,22 +92,23 @@ export async function patchDeployment(
       ? await resolveTagValues(tx, actor, input.tag_value_ids)
       : null;
 
-    const revisionChanges = [
-      revisionSource !== latestSource && "revision_source",
-      ...revisionConfigFields.map(
-        (key) =>
-          sourceRevisionConfig[key] !== before.source_revision_config[key] &&
-          `source_revision_config.${key}`,
-      ),
-      !sameSecrets(storedSecrets, secrets) && "secrets",
-      ...revisionConfigKeys.map(
-        (key) => !sameJson(sourceConfig[key], before.source_config[key]) && `source_config.${key}`,
-      ),
-    ].filter((field): field is string => !!field);
+    const revisionChanges = changesThatCutRevision(
+      {
+        source: latestSource,
+        source_config: before.source_config,
+        source_revision_config: before.source_revision_config,
+        secrets: storedSecrets,
+      },
+      {
+        source: revisionSource,
+        source_config: sourceConfig,
+        source_revision_config: sourceRevisionConfig,
+        secrets,
+      },
+      sameSecrets,
+    );
     const otherChanges = [
-      ...settingKeys.map(
-        (key) => !sameJson(sourceConfig[key], before.source_config[key]) && `source_config.${key}`,
-      ),
+      ...settingChanges(before.source_config, sourceConfig),
       tags &&
         !sameSet(
           tags.map((t) => t.tagValueId),

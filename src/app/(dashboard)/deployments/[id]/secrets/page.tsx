@@ -1,0 +1,24 @@
+import type { Metadata } from "next";
+import { DeploymentFrame } from "@/components/deployment/deployment-frame";
+import { SecretsEditor } from "@/components/deployment/secrets/secrets-editor";
+import { HydrateClient } from "@/trpc/server";
+import { loadDeployment, prefetchDeploymentFrame } from "../load";
+
+type Params = Promise<{ id: string }>;
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const { deployment } = await loadDeployment((await params).id);
+  return { title: `Secrets · ${deployment.name}` };
+}
+
+export default async function DeploymentSecretsPage({ params }: { params: Params }) {
+  const { id } = await params;
+  await Promise.all([prefetchDeploymentFrame(id)]);
+  return (
+    <HydrateClient>
+      <DeploymentFrame id={id}>
+        <SecretsEditor id={id} />
+      </DeploymentFrame>
+    </HydrateClient>
+  );
+}

@@ -1,0 +1,19 @@
+"use client";
+
+import { useBaseline } from "../use-baseline";
+import { useCanEdit } from "../use-deployment";
+import { SettingsForm } from "./settings-form";
+
+export function SettingsEditor({ id }: { id: string }) {
+  const { baseline, setBaseline, reload } = useBaseline(id);
+  const canEdit = useCanEdit() ?? false;
+  return (
+    <SettingsForm
+      key={baseline.etag}
+      baseline={baseline}
+      canEdit={canEdit}
+      onSaved={setBaseline}
+      onReload={reload}
+    />
+  );
+}

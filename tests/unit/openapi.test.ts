@@ -38,6 +38,8 @@ describe("OpenAPI document", () => {
     const routes = restRoutes().filter((r) => r !== "/openapi.json" && r !== "/bench/baseline");
     expect(routes.length).toBeGreaterThan(5);
     expect(routes.filter((r) => !documented.has(r))).toEqual([]);
+    // ...and every documented path is served by a route file.
+    expect([...documented].filter((p) => !routes.includes(p))).toEqual([]);
   });
 
   it("gives every operation an id, its success response, the error bodies and its parameters", () => {

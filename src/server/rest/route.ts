@@ -51,7 +51,6 @@ export function route<E extends Endpoint>(
   return async (req, routeCtx) => {
     const requestId = req.headers.get("x-request-id") ?? crypto.randomUUID();
     try {
-      const rawBody = endpoint.body ? await readJsonBody(req) : undefined;
       const context =
         endpoint.auth === "public"
           ? { db: getDb(), requestId, actor: null }
@@ -64,6 +63,8 @@ export function route<E extends Endpoint>(
         );
       }
       if (actor?.kind === "user" && endpoint.method !== "GET") assertSameOrigin(req);
+      // Credentials first: an anonymous caller learns nothing about bodies (415/413/422).
+      const rawBody = endpoint.body ? await readJsonBody(req) : undefined;
 
       const rawParams = await routeCtx.params;
       const params = endpoint.params ? parseOrThrow("path", endpoint.params, rawParams) : undefined;

@@ -1,0 +1,73 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { CircleStop } from "lucide-react";
+import { useState } from "react";
+import { toast } from "sonner";
+import { Button, type ButtonSize } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import type { Revision } from "@/schemas/revisions";
+import { useTRPC } from "@/trpc/react";
+
+/** Stops a revision that has not finished, after a confirmation. */
+export function InterruptButton({
+  revision,
+  size = "sm",
+}: {
+  revision: Revision;
+  size?: ButtonSize;
+}) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const deploymentId = revision.deployment_id;
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: trpc.revisions.pathKey() }),
+      queryClient.invalidateQueries({
+        queryKey: trpc.deployments.get.queryKey({ id: deploymentId }),
+      }),
+    ]);
+  const interrupt = useMutation(
+    trpc.revisions.interrupt.mutationOptions({
+      onSuccess: async (result) => {
+        queryClient.setQueryData(
+          trpc.revisions.get.queryKey({ deploymentId, revisionId: result.id }),
+          result,
+        );
+        setOpen(false);
+        toast.success(`Interrupted revision #${revision.number}`);
+        await refresh();
+      },
+      onError: async (error) => {
+        setOpen(false);
+        toast.error(`Could not interrupt revision #${revision.number}: ${error.message}`);
+        await refresh();
+      },
+    }),
+  );
+  return (
+    <>
+      <Button
+        variant="secondary"
+        size={size}
+        onClick={() => setOpen(true)}
+        aria-label={`Interrupt revision #${revision.number}`}
+      >
+        <CircleStop aria-hidden className="size-4" />
+        Interrupt
+      </Button>
+      <ConfirmDialog
+        open={open}
+        onClose={() => setOpen(false)}
+        title={`Interrupt revision #${revision.number}?`}
+        description="It stops at its next step and ends as Interrupted. The active revision keeps running; redeploy this one later to try again."
+        confirmLabel="Interrupt"
+        pendingLabel="Interrupting…"
+        variant="danger"
+        pending={interrupt.isPending}
+        onConfirm={() => interrupt.mutate({ deploymentId, revisionId: revision.id })}
+      />
+    </>
+  );
+}

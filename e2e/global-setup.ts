@@ -7,7 +7,7 @@ import { seed } from "./seed";
 
 const BOOTSTRAP_KEY = "hgr_e2e_bootstrap_key_0123456789abcdef";
 /** Each step of the default drivers takes this long: a revision runs for a few seconds. */
-const STEP_DELAY_MS = 1000;
+const STEP_DELAY_MS = 1500;
 const admin = { email: "admin@hangar.test", password: "admin-password-123" };
 
 /** A throwaway database, a built server and seeded data for the whole run; torn down after. */

@@ -82,7 +82,7 @@ function StreamState({ stream }: { stream: LogStream }) {
     case "ended":
       return (
         <span className="flex items-center gap-2 text-xs text-zinc-600 dark:text-zinc-400">
-          Finished
+          <span>Finished</span>
           {stream.endStatus && <RevisionStatusBadge status={stream.endStatus} />}
         </span>
       );

@@ -124,7 +124,7 @@ test("interrupt a running revision from the list and from its page; filter by st
   await page.getByRole("button", { name: "Interrupt revision #1" }).click();
   const dialog = page.getByRole("dialog", { name: "Interrupt revision #1?" });
   // No audit while it is open: the revision runs for a few seconds only.
-  await expect(dialog.getByRole("button", { name: "Interrupt" })).toBeFocused();
+  await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
   await dialog.getByRole("button", { name: "Interrupt" }).click();
   await expect(toast(page, "Interrupted revision #1")).toBeVisible();
   await expect(rows.first()).toContainText("Interrupted");

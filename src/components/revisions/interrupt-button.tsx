@@ -2,10 +2,9 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { CircleStop } from "lucide-react";
-import { useState } from "react";
 import { toast } from "sonner";
-import { Button, type ButtonSize } from "@/components/ui/button";
-import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import type { ButtonSize } from "@/components/ui/button";
+import { ConfirmButton } from "@/components/ui/confirm-button";
 import type { Revision } from "@/schemas/revisions";
 import { useTRPC } from "@/trpc/react";
 
@@ -19,7 +18,6 @@ export function InterruptButton({
 }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [open, setOpen] = useState(false);
   const deploymentId = revision.deployment_id;
   const refresh = () =>
     Promise.all([
@@ -35,39 +33,32 @@ export function InterruptButton({
           trpc.revisions.get.queryKey({ deploymentId, revisionId: result.id }),
           result,
         );
-        setOpen(false);
         toast.success(`Interrupted revision #${revision.number}`);
         await refresh();
       },
+      // Most often it finished first (409): the refresh shows how it ended.
       onError: async (error) => {
-        setOpen(false);
         toast.error(`Could not interrupt revision #${revision.number}: ${error.message}`);
         await refresh();
       },
     }),
   );
   return (
-    <>
-      <Button
-        variant="secondary"
-        size={size}
-        onClick={() => setOpen(true)}
-        aria-label={`Interrupt revision #${revision.number}`}
-      >
-        <CircleStop aria-hidden className="size-4" />
-        Interrupt
-      </Button>
-      <ConfirmDialog
-        open={open}
-        onClose={() => setOpen(false)}
-        title={`Interrupt revision #${revision.number}?`}
-        description="It stops at its next step and ends as Interrupted. The active revision keeps running; redeploy this one later to try again."
-        confirmLabel="Interrupt"
-        pendingLabel="Interrupting…"
-        variant="danger"
-        pending={interrupt.isPending}
-        onConfirm={() => interrupt.mutate({ deploymentId, revisionId: revision.id })}
-      />
-    </>
+    <ConfirmButton
+      label={`Interrupt revision #${revision.number}`}
+      size={size}
+      title={`Interrupt revision #${revision.number}?`}
+      description="It stops at its next step and ends as Interrupted. The active revision keeps running; redeploy this one later to try again."
+      confirmLabel="Interrupt"
+      pendingLabel="Interrupting…"
+      variant="danger"
+      pending={interrupt.isPending}
+      onConfirm={(close) =>
+        interrupt.mutate({ deploymentId, revisionId: revision.id }, { onSettled: close })
+      }
+    >
+      <CircleStop aria-hidden className="size-4" />
+      Interrupt
+    </ConfirmButton>
   );
 }

@@ -1,6 +1,5 @@
 import type { Page } from "@playwright/test";
-import pg from "pg";
-import { expect, state } from "./fixtures";
+import { expect } from "./fixtures";
 
 // Deployments the editing specs own, created through REST with the signed-in admin's session.
 
@@ -30,18 +29,24 @@ export async function patchDeployment(page: Page, id: string, body: object) {
   expect(res.status(), await res.text()).toBe(200);
 }
 
-/** Stands in for the revision engine, which moves revisions through their statuses. */
-export async function setRevisionStatus(deploymentId: string, number: number, status: string) {
-  const db = new pg.Client({ connectionString: state.databaseUrl });
-  await db.connect();
-  try {
-    await db.query(
-      "UPDATE revisions SET status = $1, updated_at = now() WHERE deployment_id = $2 AND number = $3",
-      [status, deploymentId, number],
-    );
-  } finally {
-    await db.end();
-  }
+/** The engine runs revisions in the background: wait (through REST) for one to reach a status. */
+export async function waitForRevision(page: Page, id: string, number: number, status: string) {
+  await expect
+    .poll(
+      async () => {
+        const res = await page.request.get(`/v2/deployments/${id}/revisions?limit=100`);
+        const list = (await res.json()) as { resources: { number: number; status: string }[] };
+        return list.resources.find((r) => r.number === number)?.status;
+      },
+      { timeout: 30_000, message: `revision #${number} of ${id} reaches ${status}` },
+    )
+    .toBe(status);
+}
+
+/** The id of the deployment's latest revision. */
+export async function latestRevisionId(page: Page, id: string): Promise<string> {
+  const res = await page.request.get(`/v2/deployments/${id}`);
+  return ((await res.json()) as { latest_revision_id: string }).latest_revision_id;
 }
 
 export const toast = (page: Page, text: string | RegExp) =>

@@ -8,7 +8,8 @@ test("a change that cuts a revision says so before saving, then shows in the rev
 }) => {
   const id = await createDeployment(page, "settings-cut");
   await page.goto(`/deployments/${id}/settings`);
-  await expect(page.getByRole("link", { name: "Settings", exact: true })).toHaveAttribute(
+  const sections = page.getByRole("navigation", { name: "Deployment sections" });
+  await expect(sections.getByRole("link", { name: "Settings" })).toHaveAttribute(
     "aria-current",
     "page",
   );

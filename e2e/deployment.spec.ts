@@ -1,3 +1,4 @@
+import { toast } from "./deployment-helpers";
 import { auditPage, expect, signIn, state, test } from "./fixtures";
 
 test("a deployment's page shows its configuration, with secrets masked", async ({ page }) => {
@@ -23,9 +24,12 @@ test("an unknown deployment is a not-found page", async ({ page }) => {
   await expect(page.getByRole("heading", { name: "Deployment not found" })).toBeVisible();
 });
 
-test("delete asks for the name, then removes the deployment", async ({ page }) => {
+test("delete asks for the name; the deployment shows as deleting, then is gone", async ({
+  page,
+}) => {
   await signIn(page, state.admin);
-  await page.goto(`/deployments/${state.deployments["delete-me"]}`);
+  const id = state.deployments["delete-me"]!;
+  await page.goto(`/deployments/${id}`);
   await page.getByRole("button", { name: "Delete" }).click();
   const dialog = page.getByRole("dialog", { name: "Delete deployment" });
   await expect(dialog).toBeVisible();
@@ -41,11 +45,19 @@ test("delete asks for the name, then removes the deployment", async ({ page }) =
   await expect(confirm).toBeDisabled();
   await page.getByLabel("Type delete-me to confirm").fill("delete-me");
   await confirm.click();
-  await expect(page.getByText("Deleted delete-me")).toBeVisible();
+  await expect(toast(page, "Deleting delete-me")).toBeVisible();
   await expect(page).toHaveURL(/\/deployments$/);
-  await expect(page.getByRole("link", { name: "delete-me", exact: true })).toHaveCount(0);
-  await page.goto(`/deployments/${state.deployments["delete-me"]}`);
+  // Until the worker has torn it down the row says Deleting; then it leaves the list unreloaded.
+  const row = page
+    .getByRole("table", { name: "Deployments" })
+    .locator("tbody tr")
+    .filter({ has: page.getByRole("link", { name: "delete-me", exact: true }) });
+  await expect(row.filter({ hasNotText: "Deleting" })).toHaveCount(0);
+  await expect(row).toHaveCount(0, { timeout: 30_000 });
+  await page.goto(`/deployments/${id}`);
   await expect(page.getByRole("heading", { name: "Deployment not found" })).toBeVisible();
+  const res = await page.request.get(`/v2/deployments/${id}`);
+  expect(res.status()).toBe(404);
 });
 
 test("a viewer sees the deployment read-only and cannot delete it", async ({ page }) => {

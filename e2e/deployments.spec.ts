@@ -15,7 +15,8 @@ test("the list renders on first load, paginated", async ({ page }) => {
   await expect(names(page)).toHaveCount(20);
   await expect(page.getByText("Showing 1–20")).toBeVisible();
   await expect(table(page).getByText("Production").first()).toBeVisible();
-  await expect(table(page).getByText("Awaiting database").first()).toBeVisible();
+  // The worker has deployed the seeded deployments' first revisions by now.
+  await expect(table(page).getByText("Ready").first()).toBeVisible({ timeout: 30_000 });
   await auditPage(page, "deployments");
 
   await page.getByRole("button", { name: "Next" }).click();

@@ -1,11 +1,13 @@
 import { buildIfStale } from "../scripts/build-if-stale";
 import { startCodehostServer } from "../scripts/codehost-server";
 import { createTestDatabase } from "../tests/helpers/database";
-import { startServer, testSecrets } from "../tests/helpers/server";
+import { startServer, startWorkerProcess, testSecrets } from "../tests/helpers/server";
 import { ensurePostgres, ensureRedis, REDIS_URL } from "../tests/helpers/services";
 import { seed } from "./seed";
 
 const BOOTSTRAP_KEY = "hgr_e2e_bootstrap_key_0123456789abcdef";
+/** Each step of the default drivers takes this long: a revision runs for a few seconds. */
+const STEP_DELAY_MS = 1500;
 const admin = { email: "admin@hangar.test", password: "admin-password-123" };
 
 /** A throwaway database, a built server and seeded data for the whole run; torn down after. */
@@ -14,7 +16,7 @@ export default async function globalSetup() {
   await ensureRedis();
   const database = await createTestDatabase("hangar_e2e");
   buildIfStale();
-  const server = await startServer({
+  const env = {
     ...testSecrets,
     DATABASE_URL: database.url,
     REDIS_URL,
@@ -22,12 +24,24 @@ export default async function globalSetup() {
     HANGAR_BOOTSTRAP_API_KEY: BOOTSTRAP_KEY,
     HANGAR_ADMIN_EMAIL: admin.email,
     HANGAR_ADMIN_PASSWORD: admin.password,
+  };
+  const server = await startServer(env);
+  // The real revision engine beside the server; its steps are slowed so pages can watch them.
+  const worker = await startWorkerProcess({
+    ...env,
+    HANGAR_QUEUE_POLL_SECONDS: "0.5",
+    HANGAR_FAKE_STEP_DELAY_MS: String(STEP_DELAY_MS),
+  }).catch(async (error) => {
+    await server.stop();
+    await database.drop();
+    throw error;
   });
   try {
     const state = await seed(server.url, database.url, BOOTSTRAP_KEY, admin);
     // Workers start after this and inherit the environment.
     process.env.E2E_STATE = JSON.stringify(state);
   } catch (error) {
+    await worker.stop();
     await server.stop();
     await database.drop();
     throw error;
@@ -40,6 +54,7 @@ export default async function globalSetup() {
 
   return async () => {
     await codehost.stop();
+    await worker.stop();
     await server.stop();
     if (process.env.KEEP_TEST_DB !== "1") await database.drop();
   };

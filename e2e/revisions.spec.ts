@@ -1,4 +1,5 @@
-import { createDeployment, patchDeployment, setRevisionStatus, toast } from "./deployment-helpers";
+import type { Page } from "@playwright/test";
+import { createDeployment, latestRevisionId, patchDeployment, toast } from "./deployment-helpers";
 import { auditPage, expect, signIn, state, test } from "./fixtures";
 
 test("redeploy an older revision after confirming; revision N+1 appears", async ({ page }) => {
@@ -35,28 +36,130 @@ test("redeploy an older revision after confirming; revision N+1 appears", async 
   await expect(rows.first()).toContainText("#3");
 });
 
-test("statuses update without a reload, and the list filters by status", async ({ page }) => {
+const revisionRows = (page: Page) =>
+  page.getByRole("table", { name: "Revisions" }).locator("tbody tr");
+/** The page's title: the deployment's name and its status badge. */
+const deploymentStatus = (page: Page) => page.getByRole("heading", { level: 1 });
+const inProgress = /Queued|Awaiting build|Building|Awaiting deploy|Deploying/;
+
+test("a new revision's log streams in while the engine runs it, then shows its end", async ({
+  page,
+}) => {
+  await signIn(page, state.admin);
+  const id = await createDeployment(page, "live-logs");
+  await page.goto(`/deployments/${id}/revisions/${await latestRevisionId(page, id)}`);
+  await expect(deploymentStatus(page)).toContainText("Awaiting database");
+  const log = page.getByRole("log", { name: "Log of revision #1" });
+  const logCard = page
+    .locator("section")
+    .filter({ has: page.getByRole("heading", { name: "Logs" }) });
+
+  // Lines arrive while the revision is still deploying (each step takes 1.5 s here).
+  await expect(log).toContainText("Revision 1 admitted (internal_container)");
+  await expect(log).toContainText("Deploying registry.example.com/agents/live-logs:1.0 (record)");
+  await expect(logCard.getByText("Live", { exact: true })).toBeVisible();
+  await expect(log).not.toContainText("Revision 1 deployed");
+  await expect(log).toHaveAttribute("aria-live", "polite");
+  await expect(log.locator("time").first()).toHaveText(/^\d\d:\d\d:\d\d$/);
+  await expect(log.getByText("build", { exact: true }).first()).toBeVisible();
+  await auditPage(page, "revision-logs-live");
+
+  // Then the end: the last lines, the final status in the log's header and on the page.
+  await expect(log).toContainText("Revision 1 deployed", { timeout: 30_000 });
+  await expect(log.getByText("deploy", { exact: true }).first()).toBeVisible();
+  await expect(logCard.getByText("Finished", { exact: true })).toBeVisible();
+  await expect(logCard.getByText("Deployed", { exact: true })).toBeVisible();
+  await expect(logCard.getByText("Live", { exact: true })).toHaveCount(0);
+  await expect(page.getByRole("heading", { name: "Revision #1" })).toBeVisible();
+  await expect(deploymentStatus(page)).toContainText("Ready");
+  await expect(page.getByRole("button", { name: "Interrupt revision #1" })).toHaveCount(0);
+  await auditPage(page, "revision-logs-finished");
+
+  // A finished revision's page replays the whole log and ends at once.
+  await page.reload();
+  await expect(log).toContainText("Revision 1 admitted");
+  await expect(log).toContainText("Revision 1 deployed");
+  await expect(logCard.getByText("Finished", { exact: true })).toBeVisible();
+});
+
+test("statuses update without a reload as the engine deploys a new revision", async ({ page }) => {
   await signIn(page, state.admin);
   const id = await createDeployment(page, "live-status");
-  await patchDeployment(page, id, {
-    source_revision_config: { image_uri: "registry.example.com/agents/live-status:2.0" },
-  });
-  await setRevisionStatus(id, 1, "SKIPPED");
   await page.goto(`/deployments/${id}/revisions`);
-  const rows = page.getByRole("table", { name: "Revisions" }).locator("tbody tr");
-  await expect(rows.first()).toContainText("Queued");
+  const rows = revisionRows(page);
+  await expect(rows.first()).toContainText(inProgress);
+  await expect(deploymentStatus(page)).toContainText("Awaiting database");
+  await expect(rows.first()).toContainText("Deployed", { timeout: 30_000 });
+  await expect(rows.first()).toContainText("Active");
+  await expect(deploymentStatus(page)).toContainText("Ready");
 
-  await setRevisionStatus(id, 2, "BUILDING");
-  await expect(rows.first()).toContainText("Building");
-  await setRevisionStatus(id, 2, "DEPLOYED");
-  await expect(rows.first()).toContainText("Deployed");
+  // Cut revision #2 through the settings tab and come back, all without loading a page.
+  const sections = page.getByRole("navigation", { name: "Deployment sections" });
+  await sections.getByRole("link", { name: "Settings" }).click();
+  await page.getByLabel("Image").fill("registry.example.com/agents/live-status:2.0");
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(toast(page, "Saved: revision #2 was cut")).toBeVisible();
+  await sections.getByRole("link", { name: "Revisions" }).click();
+  await expect(rows).toHaveCount(2);
+  await expect(rows.first()).toContainText("#2");
+  await expect(rows.first()).toContainText(inProgress);
+  await expect(rows.nth(1)).toContainText("Active");
+  await expect(page.getByRole("link", { name: /Latest revision #2/ })).toContainText(inProgress);
+
+  // The active revision moves only once #2 is deployed.
+  await expect(rows.first()).toContainText("Deployed", { timeout: 30_000 });
+  await expect(rows.first()).toContainText("Active");
+  await expect(rows.nth(1)).not.toContainText("Active");
   await expect(page.getByRole("link", { name: /Latest revision #2/ })).toContainText("Deployed");
+  await expect(deploymentStatus(page)).toContainText("Ready");
+});
 
-  await page.getByLabel("Status").selectOption("SKIPPED");
-  await expect(page).toHaveURL(/status=SKIPPED/);
-  await expect(rows).toHaveCount(1);
-  await expect(rows.first()).toContainText("#1");
-  await page.getByLabel("Status").selectOption("BUILD_FAILED");
+test("interrupt a running revision from the list and from its page; filter by status", async ({
+  page,
+}) => {
+  await signIn(page, state.admin);
+  const id = await createDeployment(page, "interrupt-me");
+  await page.goto(`/deployments/${id}/revisions`);
+  const rows = revisionRows(page);
+  await page.getByRole("button", { name: "Interrupt revision #1" }).click();
+  const dialog = page.getByRole("dialog", { name: "Interrupt revision #1?" });
+  // No audit while it is open: the revision runs for a few seconds only.
+  await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await dialog.getByRole("button", { name: "Interrupt" }).click();
+  await expect(toast(page, "Interrupted revision #1")).toBeVisible();
+  await expect(rows.first()).toContainText("Interrupted");
+  await expect(page.getByRole("button", { name: "Interrupt revision #1" })).toHaveCount(0);
+  await expect(deploymentStatus(page)).toContainText("Awaiting database");
+
+  // Revision #2, interrupted on its own page while its log is live.
+  await patchDeployment(page, id, {
+    source_revision_config: { image_uri: "registry.example.com/agents/interrupt-me:2.0" },
+  });
+  await page.goto(`/deployments/${id}/revisions/${await latestRevisionId(page, id)}`);
+  const logCard = page
+    .locator("section")
+    .filter({ has: page.getByRole("heading", { name: "Logs" }) });
+  await expect(logCard.getByText("Live", { exact: true })).toBeVisible();
+  await page.getByRole("button", { name: "Interrupt revision #2" }).click();
+  await page
+    .getByRole("dialog", { name: "Interrupt revision #2?" })
+    .getByRole("button", { name: "Interrupt" })
+    .click();
+  await expect(toast(page, "Interrupted revision #2")).toBeVisible();
+  await expect(page.getByRole("log", { name: "Log of revision #2" })).toContainText(
+    "Interrupted by a user.",
+  );
+  await expect(logCard.getByText("Finished", { exact: true })).toBeVisible();
+  await expect(logCard.getByText("Interrupted", { exact: true })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Interrupt revision #2" })).toHaveCount(0);
+  await auditPage(page, "revision-interrupted");
+
+  await page.getByRole("link", { name: "All revisions" }).click();
+  await expect(rows).toHaveCount(2);
+  await page.getByLabel("Status", { exact: true }).selectOption("INTERRUPTED");
+  await expect(page).toHaveURL(/status=INTERRUPTED/);
+  await expect(rows).toHaveCount(2);
+  await page.getByLabel("Status", { exact: true }).selectOption("DEPLOYED");
   await expect(page.getByRole("heading", { name: "No revisions with this status" })).toBeVisible();
   await auditPage(page, "deployment-revisions-empty-filter");
   await page.getByRole("button", { name: "Show all statuses" }).click();

@@ -7,8 +7,6 @@ import { hashPassword } from "../src/server/auth/passwords";
 
 export interface E2eState {
   baseUrl: string;
-  /** For tests that stand in for background workers (e.g. moving a revision's status). */
-  databaseUrl: string;
   admin: { email: string; password: string };
   viewer: { email: string; password: string };
   otherWorkspace: string;
@@ -115,7 +113,7 @@ export async function seed(
       "INSERT INTO memberships (id, user_id, workspace_id, role) SELECT $1, id, $2, 'admin' FROM users WHERE email = $3",
       [randomUUID(), otherId, admin.email],
     );
-    return { baseUrl, databaseUrl, admin, viewer, otherWorkspace, deployments, tags };
+    return { baseUrl, admin, viewer, otherWorkspace, deployments, tags };
   } finally {
     await db.end();
   }

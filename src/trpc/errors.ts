@@ -26,12 +26,19 @@ export function apiFailure(error: unknown): ApiFailure {
   };
 }
 
-/** Issues keyed by their form path ("source_config.resource_spec.cpu"), without the "body" root. */
-export function issuesByPath(issues: ApiIssue[]): Record<string, string> {
+/**
+ * An issue's form path ("source_config.resource_spec.cpu"): without the "body" root, nor the
+ * procedure input's key that wraps the form's values (e.g. "patch").
+ */
+export function issuePath(issue: ApiIssue, inputKey?: string): string {
+  let loc = issue.loc[0] === "body" ? issue.loc.slice(1) : issue.loc;
+  if (inputKey && loc[0] === inputKey) loc = loc.slice(1);
+  return loc.join(".");
+}
+
+/** Issues keyed by their form path, the first message for each. */
+export function issuesByPath(issues: ApiIssue[], inputKey?: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const issue of issues) {
-    const loc = issue.loc[0] === "body" ? issue.loc.slice(1) : issue.loc;
-    out[loc.join(".")] ??= issue.msg;
-  }
+  for (const issue of issues) out[issuePath(issue, inputKey)] ??= issue.msg;
   return out;
 }

@@ -20,10 +20,10 @@ export function DeleteDeployment({ id, name }: { id: string; name: string }) {
   const remove = useMutation(
     trpc.deployments.delete.mutationOptions({
       onSuccess: async () => {
-        toast.success(`Deleted ${name}`);
+        // The worker tears it down; the list shows it as deleting until it is gone.
+        toast.success(`Deleting ${name}`);
         setOpen(false);
-        await queryClient.invalidateQueries({ queryKey: trpc.deployments.list.pathKey() });
-        queryClient.removeQueries({ queryKey: trpc.deployments.get.queryKey({ id }) });
+        await queryClient.invalidateQueries({ queryKey: trpc.deployments.pathKey() });
         router.push("/deployments");
       },
       onError: (error) => toast.error(`Could not delete ${name}: ${error.message}`),

@@ -7,6 +7,7 @@ import { StatusBadge } from "@/components/deployments/status-badge";
 import { RevisionStatusBadge } from "@/components/revisions/revision-status";
 import { PageHeader } from "@/components/shell/page-header";
 import { DeleteDeployment } from "./delete-deployment";
+import { DeletingNotice } from "./deleting-notice";
 import { DeploymentTabs } from "./deployment-tabs";
 import { useCanEdit, useDeployment, useLatestRevision } from "./use-deployment";
 import { ViewerNotice } from "./viewer-notice";
@@ -48,7 +49,9 @@ export function DeploymentFrame({ id, children }: { id: string; children: ReactN
           </span>
         }
         actions={
-          canEdit ? (
+          d.status === "AWAITING_DELETE" ? (
+            <DeletingNotice />
+          ) : canEdit ? (
             <DeleteDeployment id={d.id} name={d.name} />
           ) : (
             canEdit === false && <ViewerNotice />

@@ -1,18 +1,26 @@
 "use client";
 
 import { useQuery, useSuspenseQuery } from "@tanstack/react-query";
+import { notFound } from "next/navigation";
 import { isActiveRevision, REVISION_POLL_MS } from "@/components/revisions/revision-status";
+import { apiFailure } from "@/trpc/errors";
 import { useTRPC } from "@/trpc/react";
 
-/** The deployment with its ETag; polled while its latest revision is in progress. */
+/**
+ * The deployment with its ETag; polled while its latest revision is in progress or while it is
+ * being deleted. Once the worker has removed it, the page becomes the not-found page.
+ */
 export function useDeployment(id: string) {
   const trpc = useTRPC();
   const latest = useLatestRevision(id);
   const active = latest ? isActiveRevision(latest.status) : false;
-  return useSuspenseQuery({
+  const query = useSuspenseQuery({
     ...trpc.deployments.get.queryOptions({ id }),
-    refetchInterval: active ? REVISION_POLL_MS : false,
-  }).data;
+    refetchInterval: (q) =>
+      active || q.state.data?.deployment.status === "AWAITING_DELETE" ? REVISION_POLL_MS : false,
+  });
+  if (query.error && apiFailure(query.error).status === 404) notFound();
+  return query.data;
 }
 
 /** The deployment's latest revision, polled until it reaches a final status. */
@@ -33,4 +41,11 @@ export function useCanEdit(): boolean | undefined {
   const trpc = useTRPC();
   const role = useQuery(trpc.session.me.queryOptions()).data?.role;
   return role === undefined ? undefined : role === "editor" || role === "admin";
+}
+
+/** A deployment being deleted takes no more changes (settings, secrets, tags, redeploys). */
+export function useCanChange(id: string): boolean | undefined {
+  const canEdit = useCanEdit();
+  const deleting = useDeployment(id).deployment.status === "AWAITING_DELETE";
+  return canEdit && deleting ? false : canEdit;
 }

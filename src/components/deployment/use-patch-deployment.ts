@@ -1,9 +1,8 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { TRPCClientError } from "@trpc/client";
 import { toast } from "sonner";
-import type { AppRouter } from "@/server/api/root";
+import { apiFailure, issuePath } from "@/trpc/errors";
 import { useTRPC } from "@/trpc/react";
 
 export interface FieldIssue {
@@ -12,19 +11,11 @@ export interface FieldIssue {
   msg: string;
 }
 
-/** A 422's issues with their `body` (and tRPC's `patch`) prefix dropped. */
-export function fieldIssues(error: unknown): FieldIssue[] {
-  if (!(error instanceof TRPCClientError)) return [];
-  const issues = (error as TRPCClientError<AppRouter>).data?.issues ?? [];
-  return issues.map(({ loc, msg }) => {
-    const rest = loc[0] === "body" ? loc.slice(1) : loc;
-    return { path: (rest[0] === "patch" ? rest.slice(1) : rest).join("."), msg };
-  });
-}
+/** A 422's issues at their form paths (the procedure's `patch` input key dropped). */
+const fieldIssues = (error: unknown): FieldIssue[] =>
+  apiFailure(error).issues.map((issue) => ({ path: issuePath(issue, "patch"), msg: issue.msg }));
 
-const isStale = (error: unknown) =>
-  error instanceof TRPCClientError &&
-  (error as TRPCClientError<AppRouter>).data?.code === "PRECONDITION_FAILED";
+const isStale = (error: unknown) => apiFailure(error).status === 412;
 
 /**
  * Saves a patch against the ETag the form was opened with: a 412 offers a reload, other errors

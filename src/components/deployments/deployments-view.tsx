@@ -13,6 +13,8 @@ import { Pagination } from "./pagination";
 import { useListFilters } from "./use-list-filters";
 import { useTagOptions } from "./use-tag-options";
 
+const DELETE_POLL_MS = 2500;
+
 export function DeploymentsView() {
   const trpc = useTRPC();
   const { filters, setFilters } = useListFilters();
@@ -20,6 +22,11 @@ export function DeploymentsView() {
   const list = useQuery({
     ...trpc.deployments.list.queryOptions(listInput(filters)),
     placeholderData: keepPreviousData,
+    // Deleting rows vanish once the worker has torn them down.
+    refetchInterval: (query) =>
+      query.state.data?.resources.some((d) => d.status === "AWAITING_DELETE")
+        ? DELETE_POLL_MS
+        : false,
   });
   const fetched = list.data?.resources ?? [];
   const rows = fetched.slice(0, filters.limit);

@@ -5,7 +5,7 @@ export const statusLabels: Record<DeploymentStatus, string> = {
   READY: "Ready",
   AWAITING_DATABASE: "Awaiting database",
   UNUSED: "Unused",
-  AWAITING_DELETE: "Awaiting delete",
+  AWAITING_DELETE: "Deleting",
   UNKNOWN: "Unknown",
 };
 
@@ -13,13 +13,13 @@ const tones: Record<DeploymentStatus, BadgeTone> = {
   READY: "green",
   AWAITING_DATABASE: "blue",
   UNUSED: "zinc",
-  AWAITING_DELETE: "amber",
+  AWAITING_DELETE: "red",
   UNKNOWN: "red",
 };
 
 export function StatusBadge({ status }: { status: DeploymentStatus }) {
   return (
-    <Badge tone={tones[status]} dot>
+    <Badge tone={tones[status]} dot pulse={status === "AWAITING_DELETE"}>
       {statusLabels[status]}
     </Badge>
   );

@@ -1,16 +1,17 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
+import { Alert } from "@/components/ui/alert";
+import { CheckboxField } from "@/components/ui/checkbox";
+import { FormField, formErrors } from "@/components/ui/form-field";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
-import { formErrors } from "@/components/import/form-errors";
 import { useForm } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import { deploymentTypes } from "@/schemas/deployments";
 import { useTRPC } from "@/trpc/react";
-import { Alert, CheckboxField, Field } from "./field";
 import { NameAvailability, useNameAvailability } from "./name-availability";
 import { ResourcesFields } from "./resources-fields";
 import { SecretsEditor } from "./secrets-editor";
@@ -70,7 +71,7 @@ export function ConfigureStep({
     <form noValidate onSubmit={submit} aria-label="Configure the deployment" className="space-y-6">
       {serverErrors?.message && <Alert>{serverErrors.message}</Alert>}
       <div className="grid gap-5 sm:grid-cols-2">
-        <Field
+        <FormField
           id="deployment-name"
           label="Deployment name"
           hint="Lowercase letters, digits and '-'; used in URLs."
@@ -90,8 +91,8 @@ export function ConfigureStep({
               <NameAvailability name={name} state={availability} />
             </div>
           )}
-        </Field>
-        <Field
+        </FormField>
+        <FormField
           id="deployment-type"
           label="Deployment type"
           hint="Cannot be changed later."
@@ -110,8 +111,8 @@ export function ConfigureStep({
               ))}
             </Select>
           )}
-        </Field>
-        <Field
+        </FormField>
+        <FormField
           id="repo-ref"
           label="Branch"
           hint="Defaults to the repository's default branch."
@@ -124,8 +125,8 @@ export function ConfigureStep({
               {...form.register("repo_ref", { deps: ["build_on_push"] })}
             />
           )}
-        </Field>
-        <Field
+        </FormField>
+        <FormField
           id="graph-config-path"
           label="Graph config path"
           hint="Path of the graph configuration file in the repository."
@@ -134,7 +135,7 @@ export function ConfigureStep({
           {(aria) => (
             <Input {...aria} className="font-mono" {...form.register("graph_config_path")} />
           )}
-        </Field>
+        </FormField>
       </div>
       <CheckboxField
         id="build-on-push"

@@ -1,6 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Alert } from "@/components/ui/alert";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
@@ -11,7 +12,6 @@ import type { Repository } from "@/schemas/codehost-integrations";
 import { apiFailure, issuesByPath } from "@/trpc/errors";
 import { useTRPC } from "@/trpc/react";
 import { ConfigureStep, type StepErrors } from "./configure-step";
-import { Alert } from "./field";
 import { IntegrationStep } from "./integration-step";
 import { RepositoryStep } from "./repository-step";
 import { ReviewSummary } from "./review-step";

@@ -1,13 +1,13 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { Alert } from "@/components/ui/alert";
 import { Plug, Plus } from "lucide-react";
 import { useState } from "react";
 import { RegisterIntegrationForm } from "@/components/settings/integrations/register-integration-form";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useTRPC } from "@/trpc/react";
-import { Alert } from "./field";
 import { ChoiceList } from "./choice-list";
 
 /** Step 1: which code-host integration to import from, or register one here. */

@@ -1,6 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { Alert } from "@/components/ui/alert";
 import { FolderGit2, Search, SearchX } from "lucide-react";
 import { useMemo, useState } from "react";
 import { Button } from "@/components/ui/button";
@@ -11,7 +12,6 @@ import type { Repository } from "@/schemas/codehost-integrations";
 import { apiFailure } from "@/trpc/errors";
 import { useTRPC } from "@/trpc/react";
 import { ChoiceList } from "./choice-list";
-import { Alert } from "./field";
 
 const SHOWN = 50;
 

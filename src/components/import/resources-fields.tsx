@@ -1,6 +1,6 @@
 import type { UseFormReturn } from "react-hook-form";
+import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { Field } from "./field";
 import type { ConfigureValues } from "./wizard-model";
 
 type ResourceKey = "cpu" | "memory_mb" | "min_scale" | "max_scale";
@@ -27,7 +27,7 @@ export function ResourcesFields({ form }: { form: UseFormReturn<ConfigureValues>
       </legend>
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         {fields.map(({ key, label, hint, step }) => (
-          <Field
+          <FormField
             key={key}
             id={`resource-${key}`}
             label={label}
@@ -46,7 +46,7 @@ export function ResourcesFields({ form }: { form: UseFormReturn<ConfigureValues>
                 })}
               />
             )}
-          </Field>
+          </FormField>
         ))}
       </div>
     </fieldset>

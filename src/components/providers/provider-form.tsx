@@ -1,13 +1,14 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
+import { Alert } from "@/components/ui/alert";
+import { CheckboxField } from "@/components/ui/checkbox";
+import { FormField, formErrors } from "@/components/ui/form-field";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
-import { formErrors } from "@/components/import/form-errors";
 import { useForm } from "react-hook-form";
 import { toast } from "sonner";
-import { Alert, CheckboxField, Field } from "@/components/import/field";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
@@ -114,7 +115,7 @@ export function ProviderForm({
               description="How agents and the API refer to this provider."
             />
             <CardBody className="grid gap-5 sm:grid-cols-2">
-              <Field
+              <FormField
                 id="provider-id"
                 label="Provider ID"
                 hint={
@@ -133,11 +134,15 @@ export function ProviderForm({
                     {...reg("provider_id")}
                   />
                 )}
-              </Field>
-              <Field id="provider-name" label="Display name" error={errors.name?.message}>
+              </FormField>
+              <FormField id="provider-name" label="Display name" error={errors.name?.message}>
                 {(aria) => <Input {...aria} autoComplete="off" {...reg("name")} />}
-              </Field>
-              <Field id="provider-type" label="Provider type" error={errors.provider_type?.message}>
+              </FormField>
+              <FormField
+                id="provider-type"
+                label="Provider type"
+                error={errors.provider_type?.message}
+              >
                 {(aria) => (
                   <Select {...aria} className="w-full" {...reg("provider_type")}>
                     {Object.entries(providerTypeLabels).map(([value, label]) => (
@@ -147,23 +152,23 @@ export function ProviderForm({
                     ))}
                   </Select>
                 )}
-              </Field>
+              </FormField>
             </CardBody>
           </Card>
           <Card>
             <CardHeader title="Endpoints" />
             <CardBody className="grid gap-5">
-              <Field id="auth-url" label="Authorization URL" error={errors.auth_url?.message}>
+              <FormField id="auth-url" label="Authorization URL" error={errors.auth_url?.message}>
                 {(aria) => (
                   <Input {...aria} type="url" placeholder="https://" {...reg("auth_url")} />
                 )}
-              </Field>
-              <Field id="token-url" label="Token URL" error={errors.token_url?.message}>
+              </FormField>
+              <FormField id="token-url" label="Token URL" error={errors.token_url?.message}>
                 {(aria) => (
                   <Input {...aria} type="url" placeholder="https://" {...reg("token_url")} />
                 )}
-              </Field>
-              <Field
+              </FormField>
+              <FormField
                 id="mcp-server-url"
                 label="MCP server URL (optional)"
                 error={errors.mcp_server_url?.message}
@@ -171,7 +176,7 @@ export function ProviderForm({
                 {(aria) => (
                   <Input {...aria} type="url" placeholder="https://" {...reg("mcp_server_url")} />
                 )}
-              </Field>
+              </FormField>
             </CardBody>
           </Card>
           <Card>
@@ -180,12 +185,12 @@ export function ProviderForm({
               description="The credentials Hangar presents at the token endpoint."
             />
             <CardBody className="grid gap-5 sm:grid-cols-2">
-              <Field id="client-id" label="Client ID" error={errors.client_id?.message}>
+              <FormField id="client-id" label="Client ID" error={errors.client_id?.message}>
                 {(aria) => (
                   <Input {...aria} className="font-mono" autoComplete="off" {...reg("client_id")} />
                 )}
-              </Field>
-              <Field
+              </FormField>
+              <FormField
                 id="auth-method"
                 label="Token endpoint auth method"
                 error={errors.token_endpoint_auth_method?.message}
@@ -203,8 +208,8 @@ export function ProviderForm({
                     ))}
                   </Select>
                 )}
-              </Field>
-              <Field
+              </FormField>
+              <FormField
                 id="client-secret"
                 label="Client secret"
                 className="space-y-1.5 sm:col-span-2"
@@ -226,7 +231,7 @@ export function ProviderForm({
                     {...reg("client_secret")}
                   />
                 )}
-              </Field>
+              </FormField>
               <CheckboxField
                 id="uses-pkce"
                 label="Use PKCE"
@@ -235,7 +240,7 @@ export function ProviderForm({
                 {...reg("uses_pkce", { deps: ["client_secret"] })}
               />
               {values.uses_pkce && (
-                <Field
+                <FormField
                   id="challenge-method"
                   label="Code challenge method"
                   error={errors.code_challenge_method?.message}
@@ -246,7 +251,7 @@ export function ProviderForm({
                       <option value="plain">plain</option>
                     </Select>
                   )}
-                </Field>
+                </FormField>
               )}
             </CardBody>
           </Card>

@@ -3,10 +3,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { RotateCcw } from "lucide-react";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
 import { toast } from "sonner";
-import { Button, type ButtonSize } from "@/components/ui/button";
-import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import type { ButtonSize } from "@/components/ui/button";
+import { ConfirmButton } from "@/components/ui/confirm-button";
 import type { Revision } from "@/schemas/revisions";
 import { useTRPC } from "@/trpc/react";
 
@@ -21,7 +20,6 @@ export function RedeployButton({
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const router = useRouter();
-  const [open, setOpen] = useState(false);
   const deploymentId = revision.deployment_id;
   const redeploy = useMutation(
     trpc.revisions.redeploy.mutationOptions({
@@ -32,7 +30,6 @@ export function RedeployButton({
         const latest = await queryClient.fetchQuery(
           trpc.revisions.get.queryOptions({ deploymentId, revisionId: latestId }),
         );
-        setOpen(false);
         toast.success(`Redeploying revision #${revision.number} as revision #${latest.number}`);
         router.push(`/deployments/${deploymentId}/revisions/${latestId}`);
       },
@@ -40,26 +37,20 @@ export function RedeployButton({
     }),
   );
   return (
-    <>
-      <Button
-        variant="secondary"
-        size={size}
-        onClick={() => setOpen(true)}
-        aria-label={`Redeploy revision #${revision.number}`}
-      >
-        <RotateCcw aria-hidden className="size-4" />
-        Redeploy
-      </Button>
-      <ConfirmDialog
-        open={open}
-        onClose={() => setOpen(false)}
-        title={`Redeploy revision #${revision.number}?`}
-        description="Its configuration (source, ref or image, commit, secrets, resources and build commands) comes back as a new revision. Settings such as the custom URL stay as they are."
-        confirmLabel="Redeploy"
-        pendingLabel="Redeploying…"
-        pending={redeploy.isPending}
-        onConfirm={() => redeploy.mutate({ deploymentId, revisionId: revision.id })}
-      />
-    </>
+    <ConfirmButton
+      label={`Redeploy revision #${revision.number}`}
+      size={size}
+      title={`Redeploy revision #${revision.number}?`}
+      description="Its configuration (source, ref or image, commit, secrets, resources and build commands) comes back as a new revision. Settings such as the custom URL stay as they are."
+      confirmLabel="Redeploy"
+      pendingLabel="Redeploying…"
+      pending={redeploy.isPending}
+      onConfirm={(close) =>
+        redeploy.mutate({ deploymentId, revisionId: revision.id }, { onSuccess: close })
+      }
+    >
+      <RotateCcw aria-hidden className="size-4" />
+      Redeploy
+    </ConfirmButton>
   );
 }

@@ -3,15 +3,16 @@
 import { useSuspenseQuery } from "@tanstack/react-query";
 import { ArrowLeft } from "lucide-react";
 import Link from "next/link";
-import { useCanEdit, useDeployment } from "@/components/deployment/use-deployment";
+import { useCanChange, useDeployment } from "@/components/deployment/use-deployment";
 import { sourceLabels } from "@/components/deployments/source-labels";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { DescriptionList, Mono } from "@/components/ui/description-list";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { useTRPC } from "@/trpc/react";
+import { InterruptButton } from "./interrupt-button";
 import { RedeployButton } from "./redeploy-button";
-import { RevisionLogsSlot } from "./revision-logs-slot";
+import { RevisionLogs } from "./revision-logs";
 import { isActiveRevision, REVISION_POLL_MS, RevisionStatusBadge } from "./revision-status";
 
 const mono = (v: string | null) => (v ? <Mono>{v}</Mono> : null);
@@ -20,7 +21,7 @@ const mono = (v: string | null) => (v ? <Mono>{v}</Mono> : null);
 export function RevisionDetail({ id, revisionId }: { id: string; revisionId: string }) {
   const trpc = useTRPC();
   const { deployment } = useDeployment(id);
-  const canEdit = useCanEdit() ?? false;
+  const canEdit = useCanChange(id) ?? false;
   const r = useSuspenseQuery({
     ...trpc.revisions.get.queryOptions({ deploymentId: id, revisionId }),
     refetchInterval: (query) =>
@@ -48,7 +49,14 @@ export function RevisionDetail({ id, revisionId }: { id: string; revisionId: str
               {isLatest && <Badge>Latest</Badge>}
             </span>
           }
-          actions={canEdit && !isLatest && <RedeployButton revision={r} size="md" />}
+          actions={
+            canEdit && (
+              <span className="flex gap-2">
+                {isActiveRevision(r.status) && <InterruptButton revision={r} size="md" />}
+                {!isLatest && <RedeployButton revision={r} size="md" />}
+              </span>
+            )
+          }
         />
         <CardBody className="space-y-4">
           {r.status_message && (
@@ -74,7 +82,7 @@ export function RevisionDetail({ id, revisionId }: { id: string; revisionId: str
           />
         </CardBody>
       </Card>
-      <RevisionLogsSlot revision={r} />
+      <RevisionLogs key={r.id} revision={r} />
     </div>
   );
 }

@@ -5,8 +5,9 @@ import { Mono } from "@/components/ui/description-list";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { Table, Td, Th, Tr } from "@/components/ui/table";
 import type { Revision } from "@/schemas/revisions";
+import { InterruptButton } from "./interrupt-button";
 import { RedeployButton } from "./redeploy-button";
-import { RevisionStatusBadge } from "./revision-status";
+import { isActiveRevision, RevisionStatusBadge } from "./revision-status";
 import { revisionTarget, ShortSha } from "./revision-source";
 
 export function RevisionsTable({
@@ -70,7 +71,12 @@ export function RevisionsTable({
               <RelativeTime iso={r.created_at} />
             </Td>
             {canEdit && (
-              <Td className="text-right">{r.id !== latestId && <RedeployButton revision={r} />}</Td>
+              <Td>
+                <span className="flex justify-end gap-2">
+                  {isActiveRevision(r.status) && <InterruptButton revision={r} />}
+                  {r.id !== latestId && <RedeployButton revision={r} />}
+                </span>
+              </Td>
             )}
           </Tr>
         ))}

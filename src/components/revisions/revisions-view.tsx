@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { ChevronLeft, ChevronRight, History } from "lucide-react";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useCanEdit, useDeployment } from "@/components/deployment/use-deployment";
+import { useCanChange, useDeployment } from "@/components/deployment/use-deployment";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Select } from "@/components/ui/select";
@@ -27,7 +27,7 @@ export function RevisionsView({ id }: { id: string }) {
   const pathname = usePathname();
   const filters = revisionFilters(useSearchParams());
   const { deployment } = useDeployment(id);
-  const canEdit = useCanEdit() ?? false;
+  const canEdit = useCanChange(id) ?? false;
   const list = useQuery({
     ...trpc.revisions.list.queryOptions(revisionListInput(id, filters)),
     refetchInterval: (query) =>

@@ -23,10 +23,13 @@ const dots: Record<BadgeTone, string> = {
 export function Badge({
   tone = "zinc",
   dot,
+  pulse,
   children,
 }: {
   tone?: BadgeTone;
   dot?: boolean;
+  /** The dot pulses: something is happening right now. */
+  pulse?: boolean;
   children: ReactNode;
 }) {
   return (
@@ -36,7 +39,16 @@ export function Badge({
         tones[tone],
       )}
     >
-      {dot && <span aria-hidden className={clsx("size-1.5 rounded-full", dots[tone])} />}
+      {dot && (
+        <span
+          aria-hidden
+          className={clsx(
+            "size-1.5 rounded-full",
+            dots[tone],
+            pulse && "animate-pulse motion-reduce:animate-none",
+          )}
+        />
+      )}
       {children}
     </span>
   );

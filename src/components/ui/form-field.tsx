@@ -1,8 +1,15 @@
 import type { ReactNode } from "react";
 
+/** What the control inside a FormField needs to be labelled and described. */
+export interface FieldAria {
+  id: string;
+  "aria-invalid": boolean;
+  "aria-describedby"?: string;
+}
+
 /**
- * A label, the control, a hint and an error, wired by ids: the control gets `id`, and should set
- * aria-describedby={describedBy(id, ...)} and aria-invalid when there is an error.
+ * A label, the control, a hint and an error, wired by ids. Pass the control as a function to get
+ * its aria props, or as a node that sets aria-describedby={describedBy(id, ...)} itself.
  */
 export function FormField({
   id,
@@ -10,6 +17,7 @@ export function FormField({
   hint,
   error,
   badge,
+  className = "space-y-1.5",
   children,
 }: {
   id: string;
@@ -17,28 +25,40 @@ export function FormField({
   hint?: ReactNode;
   error?: string;
   badge?: ReactNode;
-  children: ReactNode;
+  className?: string;
+  children: ReactNode | ((aria: FieldAria) => ReactNode);
 }) {
+  const aria = {
+    id,
+    "aria-invalid": !!error,
+    "aria-describedby": describedBy(id, { hint, error }),
+  };
   return (
-    <div className="space-y-1.5">
+    <div className={className}>
       <div className="flex items-center gap-2">
         <label htmlFor={id} className="text-sm font-medium text-zinc-700 dark:text-zinc-300">
           {label}
         </label>
         {badge}
       </div>
-      {children}
-      {hint && !error && (
-        <p id={`${id}-hint`} className="text-xs text-zinc-500 dark:text-zinc-400">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="text-xs text-red-700 dark:text-red-400">
-          {error}
-        </p>
-      )}
+      {typeof children === "function" ? children(aria) : children}
+      <FieldNote id={id} hint={hint} error={error} />
     </div>
+  );
+}
+
+/** The hint, or the error in its place. */
+export function FieldNote({ id, hint, error }: { id: string; hint?: ReactNode; error?: string }) {
+  return error ? (
+    <p id={`${id}-error`} className="text-xs text-red-700 dark:text-red-400">
+      {error}
+    </p>
+  ) : (
+    hint && (
+      <p id={`${id}-hint`} className="text-xs text-zinc-500 dark:text-zinc-400">
+        {hint}
+      </p>
+    )
   );
 }
 
@@ -46,3 +66,11 @@ export function FormField({
 export function describedBy(id: string, { hint, error }: { hint?: unknown; error?: unknown }) {
   return error ? `${id}-error` : hint ? `${id}-hint` : undefined;
 }
+
+/** zod's messages in a form's words (for zodResolver): an empty required field says so plainly. */
+export const formErrors = {
+  error: (issue: { code: string; minimum?: unknown; origin?: string; input?: unknown }) =>
+    issue.code === "too_small" && issue.origin === "string" && issue.minimum === 1
+      ? "Required"
+      : undefined,
+};

@@ -1,12 +1,12 @@
 "use client";
 
 import { useBaseline } from "../use-baseline";
-import { useCanEdit } from "../use-deployment";
+import { useCanChange } from "../use-deployment";
 import { SettingsForm } from "./settings-form";
 
 export function SettingsEditor({ id }: { id: string }) {
   const { baseline, setBaseline, reload } = useBaseline(id);
-  const canEdit = useCanEdit() ?? false;
+  const canEdit = useCanChange(id) ?? false;
   return (
     <SettingsForm
       key={baseline.etag}

@@ -1,10 +1,11 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Alert } from "@/components/ui/alert";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { KeyRound, Plus } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
-import { Alert } from "@/components/import/field";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -13,7 +14,6 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { Table, Td, Th, Tr } from "@/components/ui/table";
 import type { ApiKey, CreatedApiKey } from "@/schemas/api-keys";
 import { useTRPC } from "@/trpc/react";
-import { Confirm } from "../confirm";
 import { roleLabels } from "../role-notice";
 import { CreateKeyDialog } from "./create-key-dialog";
 import { KeyCreatedDialog } from "./key-created-dialog";
@@ -125,7 +125,9 @@ export function ApiKeysView() {
         }}
       />
       <KeyCreatedDialog created={created} onClose={() => setCreated(null)} />
-      <Confirm
+      <ConfirmDialog
+        variant="danger"
+        pendingLabel="Revoking…"
         open={!!revoking}
         title="Revoke API key"
         description={

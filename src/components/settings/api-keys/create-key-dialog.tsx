@@ -1,11 +1,11 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
+import { Alert } from "@/components/ui/alert";
+import { FormField, formErrors } from "@/components/ui/form-field";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { formErrors } from "@/components/import/form-errors";
 import { useForm } from "react-hook-form";
 import { toast } from "sonner";
-import { Alert, Field } from "@/components/import/field";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
@@ -53,7 +53,7 @@ export function CreateKeyDialog({
     >
       <form noValidate onSubmit={form.handleSubmit((v) => create.mutate(v))} className="space-y-4">
         {create.isError && <Alert>{create.error.message}</Alert>}
-        <Field
+        <FormField
           id="key-name"
           label="Name"
           hint="What uses this key, e.g. CI deploys."
@@ -62,8 +62,8 @@ export function CreateKeyDialog({
           {(aria) => (
             <Input {...aria} data-autofocus autoComplete="off" {...form.register("name")} />
           )}
-        </Field>
-        <Field
+        </FormField>
+        <FormField
           id="key-role"
           label="Role"
           hint="Viewers may only read; editors change deployments; admins also manage access."
@@ -77,7 +77,7 @@ export function CreateKeyDialog({
               ))}
             </Select>
           )}
-        </Field>
+        </FormField>
         <div className="flex justify-end gap-2">
           <Button variant="secondary" onClick={close}>
             Cancel

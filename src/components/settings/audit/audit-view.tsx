@@ -1,9 +1,9 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { Alert } from "@/components/ui/alert";
 import { ScrollText } from "lucide-react";
 import { useState } from "react";
-import { Alert } from "@/components/import/field";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";

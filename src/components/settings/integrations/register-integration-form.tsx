@@ -1,12 +1,12 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
+import { Alert } from "@/components/ui/alert";
+import { FormField, formErrors } from "@/components/ui/form-field";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { formErrors } from "@/components/import/form-errors";
 import { useForm } from "react-hook-form";
 import { toast } from "sonner";
 import { z } from "zod";
-import { Alert, Field } from "@/components/import/field";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import {
@@ -72,10 +72,10 @@ export function RegisterIntegrationForm({
       className="space-y-4"
     >
       {failure && <Alert>{failure}</Alert>}
-      <Field id="integration-name" label="Name" error={errors.name?.message}>
+      <FormField id="integration-name" label="Name" error={errors.name?.message}>
         {(aria) => <Input {...aria} autoComplete="off" {...form.register("name")} />}
-      </Field>
-      <Field
+      </FormField>
+      <FormField
         id="integration-api-base-url"
         label="API base URL"
         hint="The code host's REST v3 root, e.g. https://api.codehost.example"
@@ -84,8 +84,8 @@ export function RegisterIntegrationForm({
         {(aria) => (
           <Input {...aria} type="url" placeholder="https://" {...form.register("api_base_url")} />
         )}
-      </Field>
-      <Field
+      </FormField>
+      <FormField
         id="integration-token"
         label="Access token"
         hint="Stored encrypted and never shown again."
@@ -94,7 +94,7 @@ export function RegisterIntegrationForm({
         {(aria) => (
           <Input {...aria} type="password" autoComplete="off" {...form.register("token")} />
         )}
-      </Field>
+      </FormField>
       <div className="flex justify-end gap-2">
         {onCancel && (
           <Button variant="secondary" onClick={onCancel}>

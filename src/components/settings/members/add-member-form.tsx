@@ -1,13 +1,12 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
+import { FormField, formErrors } from "@/components/ui/form-field";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { formErrors } from "@/components/import/form-errors";
 import { useForm } from "react-hook-form";
 import { toast } from "sonner";
 import { z } from "zod";
-import { Field } from "@/components/import/field";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Dialog } from "@/components/ui/dialog";
@@ -51,7 +50,7 @@ export function AddMemberForm() {
         onSubmit={form.handleSubmit((v) => add.mutate(v))}
         className="flex flex-wrap items-start gap-3"
       >
-        <Field
+        <FormField
           id="member-email"
           label="Email"
           className="min-w-64 flex-1 space-y-1.5"
@@ -66,8 +65,8 @@ export function AddMemberForm() {
               {...form.register("email")}
             />
           )}
-        </Field>
-        <Field id="member-role" label="Role">
+        </FormField>
+        <FormField id="member-role" label="Role">
           {(aria) => (
             <Select {...aria} {...form.register("role")}>
               {roles.map((r) => (
@@ -77,7 +76,7 @@ export function AddMemberForm() {
               ))}
             </Select>
           )}
-        </Field>
+        </FormField>
         <Button type="submit" className="mt-6" disabled={add.isPending}>
           {add.isPending ? "Adding…" : "Add member"}
         </Button>

@@ -1,9 +1,10 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Alert } from "@/components/ui/alert";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { useState } from "react";
 import { toast } from "sonner";
-import { Alert } from "@/components/import/field";
 import { Button } from "@/components/ui/button";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { Select } from "@/components/ui/select";
@@ -12,7 +13,6 @@ import { Table, Td, Th, Tr } from "@/components/ui/table";
 import type { RoleName } from "@/schemas/api-keys";
 import type { Member } from "@/schemas/members";
 import { useTRPC } from "@/trpc/react";
-import { Confirm } from "../confirm";
 import { roleLabels, roles } from "../role-notice";
 import { AddMemberForm } from "./add-member-form";
 
@@ -131,7 +131,9 @@ export function MembersView({ isAdmin, myUserId }: { isAdmin: boolean; myUserId:
           </tbody>
         </Table>
       )}
-      <Confirm
+      <ConfirmDialog
+        variant="danger"
+        pendingLabel="Removing…"
         open={!!removing}
         title="Remove member"
         description={`${removing?.email} loses access to this workspace. Their account stays.`}

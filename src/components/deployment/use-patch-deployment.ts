@@ -1,9 +1,18 @@
-"use client";
+import type { VersionedDeployment } from "@/server/services/deployments/read";
+("use client");
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
 import { apiFailure, issuePath } from "@/trpc/errors";
 import { useTRPC } from "@/trpc/react";
+
+/** What every editor of a deployment (settings, secrets, tags) is given by its tab. */
+export interface DeploymentEditorProps {
+  baseline: VersionedDeployment;
+  canEdit: boolean;
+  onSaved: (saved: VersionedDeployment) => void;
+  onReload: () => void;
+}
 
 export interface FieldIssue {
   /** The field as the request names it, e.g. `source_config.resource_spec.cpu`. */

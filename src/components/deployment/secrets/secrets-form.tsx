@@ -14,10 +14,13 @@ import {
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { changesThatCutRevision } from "@/schemas/revision-rules";
-import type { VersionedDeployment } from "@/server/services/deployments/read";
 import { ChangeNotice } from "../change-notice";
 import { useLatestRevision } from "../use-deployment";
-import { usePatchDeployment, type FieldIssue } from "../use-patch-deployment";
+import {
+  usePatchDeployment,
+  type FieldIssue,
+  type DeploymentEditorProps,
+} from "../use-patch-deployment";
 import { PasteEnvDialog } from "./paste-env-dialog";
 import { SecretRowFields } from "./secret-row";
 import {
@@ -30,17 +33,7 @@ import {
 
 const noConfig = { source_config: {}, source_revision_config: {} };
 
-export function SecretsForm({
-  baseline,
-  canEdit,
-  onSaved,
-  onReload,
-}: {
-  baseline: VersionedDeployment;
-  canEdit: boolean;
-  onSaved: (saved: VersionedDeployment) => void;
-  onReload: () => void;
-}) {
+export function SecretsForm({ baseline, canEdit, onSaved, onReload }: DeploymentEditorProps) {
   const d = baseline.deployment;
   const form = useForm<SecretsValues>({
     // Rows carry `keep`/`stored` beside what the schema checks: validate, keep the raw rows.

@@ -3,13 +3,16 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery } from "@tanstack/react-query";
 import { FormProvider, useForm, useWatch, type FieldPath } from "react-hook-form";
-import type { VersionedDeployment } from "@/server/services/deployments/read";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { useTRPC } from "@/trpc/react";
 import { ChangeNotice } from "../change-notice";
 import { useLatestRevision } from "../use-deployment";
-import { usePatchDeployment, type FieldIssue } from "../use-patch-deployment";
+import {
+  usePatchDeployment,
+  type FieldIssue,
+  type DeploymentEditorProps,
+} from "../use-patch-deployment";
 import { TextField, SwitchField } from "./fields";
 import { FixedFields } from "./fixed-fields";
 import { ResourceFields } from "./resource-fields";
@@ -23,17 +26,7 @@ import {
   type SettingsValues,
 } from "./settings-values";
 
-export function SettingsForm({
-  baseline,
-  canEdit,
-  onSaved,
-  onReload,
-}: {
-  baseline: VersionedDeployment;
-  canEdit: boolean;
-  onSaved: (saved: VersionedDeployment) => void;
-  onReload: () => void;
-}) {
+export function SettingsForm({ baseline, canEdit, onSaved, onReload }: DeploymentEditorProps) {
   const d = baseline.deployment;
   const form = useForm<SettingsValues>({
     resolver: zodResolver(settingsSchema),

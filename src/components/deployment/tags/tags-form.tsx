@@ -9,22 +9,11 @@ import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { FormField } from "@/components/ui/form-field";
 import { Select } from "@/components/ui/select";
-import type { VersionedDeployment } from "@/server/services/deployments/read";
 import { ChangeNotice } from "../change-notice";
-import { usePatchDeployment } from "../use-patch-deployment";
+import { usePatchDeployment, type DeploymentEditorProps } from "../use-patch-deployment";
 
 /** At most one value per tag key; tags never cut a revision. */
-export function TagsForm({
-  baseline,
-  canEdit,
-  onSaved,
-  onReload,
-}: {
-  baseline: VersionedDeployment;
-  canEdit: boolean;
-  onSaved: (saved: VersionedDeployment) => void;
-  onReload: () => void;
-}) {
+export function TagsForm({ baseline, canEdit, onSaved, onReload }: DeploymentEditorProps) {
   const d = baseline.deployment;
   const { groups } = useTagOptions();
   const initial = Object.fromEntries(

@@ -1,9 +1,9 @@
-import type { VersionedDeployment } from "@/server/services/deployments/read";
-("use client");
+"use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
 import { apiFailure, issuePath } from "@/trpc/errors";
+import type { VersionedDeployment } from "@/server/services/deployments/read";
 import { useTRPC } from "@/trpc/react";
 
 /** What every editor of a deployment (settings, secrets, tags) is given by its tab. */

@@ -1,6 +1,6 @@
 import type { Workspace as WorkspaceRow } from "@/generated/prisma/client";
 import type { Actor } from "@/server/auth/actor";
-import type { Db } from "@/server/db";
+import type { Db, DbClient } from "@/server/db";
 import { forbidden, notFound } from "@/server/errors";
 import type { CreateWorkspaceInput, MyWorkspace, Workspace } from "@/schemas/workspaces";
 import { recordAudit } from "./audit";
@@ -13,7 +13,7 @@ const toWorkspace = (row: WorkspaceRow): Workspace => ({
 });
 
 /** The workspaces a signed-in user may switch to; an API key or the operator sees only its own. */
-export async function listMyWorkspaces(db: Db, actor: Actor): Promise<MyWorkspace[]> {
+export async function listMyWorkspaces(db: DbClient, actor: Actor): Promise<MyWorkspace[]> {
   const withOrganization = { organization: { select: { name: true } } } as const;
   if (actor.kind !== "user" || !actor.userId) {
     const row = await db.workspace.findUniqueOrThrow({

@@ -6,7 +6,7 @@ import type { RequestContext } from "@/server/context";
 import { AppError, errorTable, isDatabaseUnavailable } from "@/server/errors";
 import { describeError, log } from "@/server/log";
 import { refuseNul } from "@/server/nul";
-import { toValidationIssues } from "@/server/rest/validation";
+import { toValidationIssues } from "@/server/validation";
 
 const t = initTRPC.context<RequestContext>().create({
   transformer: superjson,

@@ -6,7 +6,7 @@ import { webhookEndpoints } from "./endpoints/webhooks";
 import { errorResponse, jsonResponse } from "./responses";
 import type { RouteHandler } from "./route";
 import { readLimited } from "./route";
-import { parseOrThrow } from "./validation";
+import { parseOrThrow } from "@/server/validation";
 
 // The webhook needs its raw body (the signature covers the exact bytes), so it reads the body
 // itself instead of through route(); errors still get the contract's bodies.

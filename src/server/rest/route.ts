@@ -6,7 +6,7 @@ import { getDb, type Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { Endpoint, HttpMethod } from "./endpoint";
 import { errorResponse, jsonResponse } from "./responses";
-import { parseOrThrow } from "./validation";
+import { parseJson, parseOrThrow } from "@/server/validation";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -130,17 +130,7 @@ async function readJsonBody(req: NextRequest): Promise<unknown> {
       "Request body must be JSON (Content-Type: application/json)",
     );
   }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new AppError("validation", "Malformed JSON", [
-      {
-        loc: ["body", 0],
-        msg: `JSON decode error: ${(error as Error).message}`,
-        type: "json_invalid",
-      },
-    ]);
-  }
+  return parseJson(text);
 }
 
 /** Reads the body, stopping as soon as it passes the limit (Content-Length can lie or be absent). */

@@ -10,14 +10,25 @@ export interface AuditEntry {
   data?: Prisma.InputJsonValue;
 }
 
+/**
+ * Who an audit event is about: an actor, or the system (a signed webhook, the admin command),
+ * which has no user or key; organization-level events have no workspace.
+ */
+export type AuditActor = Pick<Actor, "organizationId"> &
+  Partial<Pick<Actor, "userId" | "apiKeyId" | "requestId">> & { workspaceId: string | null };
+
 /** Records who did what, when. Call inside the mutation's transaction so both land or neither. */
-export async function recordAudit(db: DbClient, actor: Actor, entry: AuditEntry): Promise<void> {
+export async function recordAudit(
+  db: DbClient,
+  actor: AuditActor,
+  entry: AuditEntry,
+): Promise<void> {
   await db.auditEvent.create({
     data: {
       organizationId: actor.organizationId,
       workspaceId: actor.workspaceId,
-      actorUserId: actor.userId,
-      actorApiKeyId: actor.apiKeyId,
+      actorUserId: actor.userId ?? null,
+      actorApiKeyId: actor.apiKeyId ?? null,
       action: entry.action,
       targetType: entry.targetType,
       targetId: entry.targetId,

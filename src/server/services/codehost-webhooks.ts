@@ -4,7 +4,9 @@ import { pushEvent, type WebhookReceipt } from "@/schemas/webhooks";
 import { constantTimeEqual, decrypt } from "@/server/crypto";
 import type { Db, DbClient } from "@/server/db";
 import { AppError, invalidField, notFound } from "@/server/errors";
-import { parseOrThrow } from "@/server/rest/validation";
+import { parseJson, parseOrThrow } from "@/server/validation";
+import { recordAudit } from "./audit";
+import { lockDeploymentRow } from "./deployments/find";
 import { cutRevision } from "./deployments/revisions-cut";
 import { loadSecrets } from "./deployments/secrets";
 
@@ -54,19 +56,7 @@ export async function receiveCodehostWebhook(
   if (!deliveryId) throw invalidField(["header", "x-github-delivery"], "Field required", "missing");
   if (event !== "push") return { deliveries: [] };
 
-  let json: unknown;
-  try {
-    json = JSON.parse(rawBody);
-  } catch (error) {
-    throw new AppError("validation", "Malformed JSON", [
-      {
-        loc: ["body", 0],
-        msg: `JSON decode error: ${(error as Error).message}`,
-        type: "json_invalid",
-      },
-    ]);
-  }
-  const push = parseOrThrow("body", pushEvent, json);
+  const push = parseOrThrow("body", pushEvent, parseJson(rawBody));
 
   return db.$transaction(async (tx) => {
     const { count } = await tx.webhookDelivery.createMany({
@@ -93,7 +83,9 @@ export async function receiveCodehostWebhook(
       const ref = config.repo_ref ?? "";
       if (!deployment.repoUrl || !sameRepo(deployment.repoUrl, push.repository.html_url)) continue;
       if (ref !== branch && ref !== push.ref) continue;
-      revisionIds.push(await cutPushRevision(tx, deployment.id, push.after));
+      revisionIds.push(
+        await cutPushRevision(tx, deployment.id, push.after, integration.organizationId),
+      );
     }
     await tx.webhookDelivery.update({
       where: { integrationId_deliveryId: { integrationId, deliveryId: deliveryId.slice(0, 200) } },
@@ -103,9 +95,17 @@ export async function receiveCodehostWebhook(
   });
 }
 
-/** A revision of the deployment's current configuration, pinned to the pushed commit. */
-async function cutPushRevision(tx: DbClient, deploymentId: string, sha: string): Promise<string> {
-  await tx.$queryRaw`SELECT id FROM deployments WHERE id = ${deploymentId}::uuid FOR UPDATE`;
+/**
+ * A revision of the deployment's current configuration, pinned to the pushed commit. The
+ * integration's organization owns every deployment that uses it.
+ */
+async function cutPushRevision(
+  tx: DbClient,
+  deploymentId: string,
+  sha: string,
+  organizationId: string,
+): Promise<string> {
+  await lockDeploymentRow(tx, deploymentId);
   const row = await tx.deployment.findUniqueOrThrow({ where: { id: deploymentId } });
   const revision = await cutRevision(tx, row.id, {
     source: row.source,
@@ -116,16 +116,15 @@ async function cutPushRevision(tx: DbClient, deploymentId: string, sha: string):
     },
     secrets: await loadSecrets(tx, row.id),
   });
-  const workspace = await tx.workspace.findUniqueOrThrow({ where: { id: row.workspaceId } });
-  await tx.auditEvent.create({
-    data: {
-      organizationId: workspace.organizationId,
-      workspaceId: row.workspaceId,
+  await recordAudit(
+    tx,
+    { organizationId, workspaceId: row.workspaceId },
+    {
       action: "deployment.push",
       targetType: "deployment",
       targetId: row.id,
       data: { revision: revision.number, commit: sha },
     },
-  });
+  );
   return revision.id;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Actor } from "@/server/auth/actor";
 import type { DbClient } from "@/server/db";
-import type { AuditEntry } from "./audit";
+import { recordAudit, type AuditEntry } from "./audit";
 
 /**
  * The admin command (`npm run hangar`) acts as the installation's operator: no user and no API
@@ -41,15 +41,9 @@ export async function recordOrganizationAudit(
   organizationId: string,
   entry: AuditEntry,
 ): Promise<void> {
-  await db.auditEvent.create({
-    data: {
-      organizationId,
-      workspaceId: null,
-      action: entry.action,
-      targetType: entry.targetType,
-      targetId: entry.targetId,
-      data: entry.data ?? {},
-      requestId: operator.requestId,
-    },
-  });
+  await recordAudit(
+    db,
+    { organizationId, workspaceId: null, requestId: operator.requestId },
+    entry,
+  );
 }

@@ -1,5 +1,6 @@
 import type { SourceRevisionConfig } from "@/schemas/deployments";
 import type { DbClient } from "@/server/db";
+import { lockDeploymentRow } from "@/server/services/deployments/find";
 import { asJson } from "@/server/services/deployments/serialize";
 import { StepFailure } from "../drivers";
 import {
@@ -80,7 +81,7 @@ export async function sourceStep(ctx: EngineContext, revision: EngineRevision): 
 
   const sha = resolved.commitSha;
   await db.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT id FROM deployments WHERE id = ${revision.deploymentId}::uuid FOR UPDATE`;
+    await lockDeploymentRow(tx, revision.deploymentId);
     const admitted = await gate(tx, revision);
     if (admitted.kind === "skip")
       return void (await applyMove(tx, ctx, revision.id, skip(admitted.message)));

@@ -28,10 +28,26 @@ export async function lockDeployment(
   actor: Actor,
   id: string,
 ): Promise<DeploymentRow> {
-  const locked = await tx.$queryRaw<{ id: string }[]>`
-    SELECT id FROM deployments WHERE id = ${id}::uuid AND workspace_id = ${actor.workspaceId}::uuid FOR UPDATE`;
-  if (locked.length === 0) throw deploymentNotFound(id);
+  if (!(await lockDeploymentRow(tx, id, actor.workspaceId))) throw deploymentNotFound(id);
   return findDeployment(tx, actor, id);
+}
+
+/**
+ * `SELECT ... FOR UPDATE` on one deployment row (in a workspace, when given), for the service
+ * and the engine alike. False when there is no such row.
+ */
+export async function lockDeploymentRow(
+  tx: DbClient,
+  id: string,
+  workspaceId?: string,
+): Promise<boolean> {
+  const locked = workspaceId
+    ? await tx.$queryRaw<{ id: string }[]>`
+        SELECT id FROM deployments WHERE id = ${id}::uuid AND workspace_id = ${workspaceId}::uuid FOR UPDATE`
+    : await tx.$queryRaw<
+        { id: string }[]
+      >`SELECT id FROM deployments WHERE id = ${id}::uuid FOR UPDATE`;
+  return locked.length > 0;
 }
 
 /** Transactions that lock a deployment may queue behind others on the same row: wait longer. */

@@ -56,3 +56,18 @@ export function parseOrThrow<T extends z.ZodType>(
   }
   return result.data;
 }
+
+/** A JSON request body, or the contract's 422 `json_invalid` entry. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new AppError("validation", "Malformed JSON", [
+      {
+        loc: ["body", 0],
+        msg: `JSON decode error: ${(error as Error).message}`,
+        type: "json_invalid",
+      },
+    ]);
+  }
+}

@@ -8,8 +8,7 @@ const nextConfig = {
     "pg",
     "pg-boss",
     "@prisma/adapter-pg",
-    "@electric-sql/pglite",
-    "@electric-sql/pglite-socket",
+    "undici",
   ],
   // REST paths are part of the public contract: never redirect /v2/deployments/ <-> /v2/deployments.
   skipTrailingSlashRedirect: true,

@@ -7,16 +7,31 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["tests/unit/**/*.test.ts"] },
+        test: { name: "unit", include: ["tests/unit/**/*.test.ts"], sequence: { groupOrder: 0 } },
       },
       {
         extends: true,
         test: {
           name: "integration",
+          sequence: { groupOrder: 0 },
           include: ["tests/integration/**/*.test.ts"],
           globalSetup: ["tests/integration/global-setup.ts"],
           setupFiles: ["tests/integration/setup-env.ts"],
           testTimeout: 60_000,
+          hookTimeout: 180_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // `npm start` itself, on the embedded default and on an external PostgreSQL: after the
+          // other projects, one file at a time (each runs whole Hangar instances).
+          name: "launcher",
+          include: ["tests/launcher/**/*.test.ts"],
+          globalSetup: ["tests/launcher/global-setup.ts"],
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+          testTimeout: 180_000,
           hookTimeout: 180_000,
         },
       },

@@ -6,14 +6,16 @@ import { chromium, type Browser, type Page } from "@playwright/test";
 import { buildIfStale } from "../scripts/build-if-stale";
 import { hashPassword } from "../src/server/auth/passwords";
 import { createDb, type Db } from "../src/server/db";
-import { createTestDatabase } from "../tests/helpers/database";
-import { startServer } from "../tests/helpers/server";
-import { ensurePostgres } from "../tests/helpers/services";
+import { createTestDatabase } from "../testing/database";
+import { startServer } from "../testing/server";
+import { ensurePostgres } from "../testing/services";
 
 const BIG = Number(process.env.BENCH_DEPLOYMENTS ?? 10_000);
 const SMALL = 20;
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const PASSWORD = "bench-password-123";
+/** The page's first-load JavaScript budget, gzip as served: the run fails when over it. */
+const BUDGET_KIB = 170;
 
 /** A workspace of `count` deployments (seeded by SQL) and an admin user who belongs only to it. */
 async function seedWorkspace(db: Db, orgId: string, label: string, count: number) {
@@ -68,12 +70,12 @@ async function firstLoadJs(browser: Browser, baseUrl: string, email: string) {
     storageState: await context.storageState(),
   });
   const cold = await fresh.newPage();
-  const scripts: Promise<[number, number]>[] = [];
+  const scripts: Promise<[number, number, string]>[] = [];
   cold.on("requestfinished", (request) => {
     if (request.resourceType() !== "script") return;
     scripts.push(
       Promise.all([request.sizes(), request.response().then((r) => r?.body())]).then(
-        ([sizes, body]) => [sizes.responseBodySize, body?.length ?? 0],
+        ([sizes, body]) => [sizes.responseBodySize, body?.length ?? 0, request.url()],
       ),
     );
   });
@@ -81,6 +83,10 @@ async function firstLoadJs(browser: Browser, baseUrl: string, email: string) {
   const sizes = await Promise.all(scripts);
   await fresh.close();
   await context.close();
+  // BENCH_JS_FILES=1 lists every file, largest first (to see what a change moved).
+  if (process.env.BENCH_JS_FILES)
+    for (const [t, d, url] of [...sizes].sort((a, b) => b[0] - a[0]))
+      console.log(`${(t / 1024).toFixed(1)} KiB gzip, ${(d / 1024).toFixed(1)} KiB: ${url}`);
   return {
     files: sizes.length,
     transferred: sizes.reduce((n, [t]) => n + t, 0),
@@ -148,6 +154,11 @@ try {
     console.log("| measure | KiB |\n|---|---|");
     console.log(`| transferred (gzip as served) | ${(js.transferred / 1024).toFixed(1)} |`);
     console.log(`| decoded (raw) | ${(js.decoded / 1024).toFixed(1)} |`);
+    const over = js.transferred / 1024 > BUDGET_KIB;
+    console.log(
+      `\nBudget: ${BUDGET_KIB} KiB gzip; ${over ? "OVER BUDGET" : "within budget"} (${(js.transferred / 1024).toFixed(1)} KiB)`,
+    );
+    if (over) process.exitCode = 1;
   } finally {
     await browser.close();
     await server.stop();

@@ -1,35 +1,41 @@
 // `npm run bench:revisions`: how many revisions per minute one worker process, then two, carry
-// from QUEUED to DEPLOYED with the default drivers. Seeds BENCH_REVISIONS internal_container
-// deployments (each with its first revision queued, through the real create path) in a
-// throwaway database, starts the workers, and times until every revision is DEPLOYED.
-// The queued jobs are held until every worker is ready, then released at once: the clock
-// starts there, so process start-up is not counted.
+// from QUEUED to DEPLOYED: with the default drivers (no latency: the database's own cost), and
+// with drivers the benchmark injects that take BENCH_STEP_LATENCY_MS (default 200) per step, as
+// a real build or deploy does (bench/latency-worker.ts). Seeds BENCH_REVISIONS internal_container
+// deployments per round (each with its first revision queued, through the real create path). The
+// queued jobs are held until every worker is ready, then released at once: the clock starts
+// there. Beside each round: the CPU the workers and their database backends used, and how many
+// backends were active or waiting on a lock on average, to show where the limit is. Runs on the
+// machine's PostgreSQL and on the embedded default (BENCH_DATABASES picks).
 import { randomBytes } from "node:crypto";
-import { createTestDatabase } from "../tests/helpers/database";
-import { startWorkerProcess, testSecrets, type RunningWorker } from "../tests/helpers/server";
-import { ensurePostgres } from "../tests/helpers/services";
+import { readFileSync } from "node:fs";
+import os from "node:os";
+import type { Db } from "../src/server/db";
+import { startWorkerProcess, testSecrets, type RunningWorker } from "../testing/server";
+import { selectedDatabases } from "./databases";
 
 const COUNT = Number(process.env.BENCH_REVISIONS ?? 200);
 const CONCURRENCY = process.env.HANGAR_WORKER_CONCURRENCY ?? "4";
+const LATENCY = process.env.BENCH_STEP_LATENCY_MS ?? "200";
 
-await ensurePostgres();
-const database = await createTestDatabase("hangar_bench_revisions");
-process.env.DATABASE_URL = database.url;
 process.env.HANGAR_ENCRYPTION_KEY ??= testSecrets.HANGAR_ENCRYPTION_KEY;
 // Imported once the environment is set: it is parsed on first import.
 const { createDb } = await import("../src/server/db");
 const { createDeployment } = await import("../src/server/services/deployments/create");
-const { ensureQueues } = await import("../src/server/jobs/queue");
-const db = createDb(database.url, 4);
+const { ensureQueues } = await import("../src/server/services/revisions/queue");
 
-const workerEnv = {
-  DATABASE_URL: database.url,
-  HANGAR_ENCRYPTION_KEY: process.env.HANGAR_ENCRYPTION_KEY,
-  HANGAR_WORKER_CONCURRENCY: CONCURRENCY,
-  HANGAR_QUEUE_POLL_SECONDS: "0.5",
-};
+const TICKS = 100; // /proc's clock ticks per second on Linux
+/** CPU seconds (user + system) a process has used so far, 0 once it is gone. */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / TICKS;
+  } catch {
+    return 0;
+  }
+}
 
-async function seed(round: string, count: number) {
+async function seed(db: Db, round: string, count: number) {
   const org = await db.organization.create({ data: { name: `bench ${round}` } });
   const ws = await db.workspace.create({ data: { organizationId: org.id, name: round } });
   const actor = {
@@ -39,6 +45,7 @@ async function seed(round: string, count: number) {
     organizationId: org.id,
     workspaceId: ws.id,
     role: "editor" as const,
+    orgRole: "member" as const,
   };
   const revisionIds: string[] = [];
   for (let i = 0; i < count; i++) {
@@ -54,46 +61,162 @@ async function seed(round: string, count: number) {
   return revisionIds;
 }
 
-async function run(workerCount: number): Promise<number> {
-  const revisionIds = await seed(`w${workerCount}`, COUNT);
+interface Round {
+  perMinute: number;
+  workerCpu: number;
+  databaseCpu: number;
+  seconds: number;
+  active: number;
+  lockWaits: number;
+  inTransaction: number;
+  jobWaitMs: number;
+  jobRunMs: number;
+  retries: number;
+  jobs: number;
+}
+
+async function run(db: Db, url: string, workerCount: number, latencyMs: number): Promise<Round> {
+  const revisionIds = await seed(db, `w${workerCount}l${latencyMs}`, COUNT);
   await db.$executeRaw`UPDATE pgboss.job SET start_after = now() + interval '1 hour' WHERE state = 'created'`;
+  const env = {
+    DATABASE_URL: url,
+    HANGAR_ENCRYPTION_KEY: process.env.HANGAR_ENCRYPTION_KEY!,
+    HANGAR_WORKER_CONCURRENCY: CONCURRENCY,
+    HANGAR_QUEUE_POLL_SECONDS: "0.5",
+    BENCH_STEP_LATENCY_MS: String(latencyMs),
+  };
+  const entry = latencyMs ? "bench/latency-worker.ts" : "scripts/worker.ts";
   const workers: RunningWorker[] = await Promise.all(
-    Array.from({ length: workerCount }, () => startWorkerProcess(workerEnv)),
+    Array.from({ length: workerCount }, () => startWorkerProcess(env, { entry })),
   );
+  // The database backends serving this database (the workers' pools, this process's).
+  const backends = (
+    await db.$queryRaw<{ pid: number }[]>`
+      SELECT pid FROM pg_stat_activity WHERE datname = current_database()`
+  ).map((r) => r.pid);
+  const workerPids = workers.map((w) => w.process.pid!);
+  const cpu = (pids: number[]) => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+  const before = {
+    workers: cpu(workerPids),
+    database: new Map(backends.map((pid) => [pid, cpuSeconds(pid)])),
+  };
+  const samples = { n: 0, active: 0, lockWaits: 0, inTransaction: 0 };
+
   const started = performance.now();
   await db.$executeRaw`UPDATE pgboss.job SET start_after = now() WHERE state = 'created'`;
   for (;;) {
-    const deployed = await db.revision.count({
-      where: { id: { in: revisionIds }, status: "DEPLOYED" },
-    });
-    if (deployed === revisionIds.length) break;
-    const failed = await db.revision.count({
-      where: {
-        id: { in: revisionIds },
-        status: { notIn: ["QUEUED", "AWAITING_BUILD", "AWAITING_DEPLOY", "DEPLOYING", "DEPLOYED"] },
-      },
-    });
-    if (failed) throw new Error(`${failed} revisions did not deploy`);
+    const [state] = await db.$queryRaw<
+      { deployed: number; failed: number; active: number; locks: number; inTransaction: number }[]
+    >`
+      SELECT (SELECT count(*)::int FROM revisions WHERE id = ANY(${revisionIds}::uuid[]) AND status = 'DEPLOYED') AS deployed,
+             (SELECT count(*)::int FROM revisions WHERE id = ANY(${revisionIds}::uuid[])
+                AND status NOT IN ('QUEUED','AWAITING_BUILD','BUILDING','AWAITING_DEPLOY','DEPLOYING','DEPLOYED')) AS failed,
+             (SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid()) AS active,
+             (SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock') AS locks,
+             (SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction') AS "inTransaction"`;
+    samples.n++;
+    samples.active += state!.active;
+    samples.lockWaits += state!.locks;
+    samples.inTransaction += state!.inTransaction;
+    if (state!.failed) throw new Error(`${state!.failed} revisions did not deploy`);
+    if (state!.deployed === revisionIds.length) break;
     await new Promise((r) => setTimeout(r, 50));
   }
-  const minutes = (performance.now() - started) / 60_000;
+  const seconds = (performance.now() - started) / 1000;
+  const backendsNow = (
+    await db.$queryRaw<{ pid: number }[]>`
+      SELECT pid FROM pg_stat_activity WHERE datname = current_database()`
+  ).map((r) => r.pid);
+  const workersAfter = cpu(workerPids);
+  // A backend opened during the round counts whole; one that ended during it is not seen.
+  const databaseCpu = backendsNow.reduce(
+    (sum, pid) => sum + cpuSeconds(pid) - (before.database.get(pid) ?? 0),
+    0,
+  );
+  const [jobs] = await db.$queryRaw<
+    { wait: number; run: number; retries: number; count: number }[]
+  >`
+    SELECT avg(extract(epoch FROM started_on - greatest(created_on, start_after)))::float8 * 1000 AS wait,
+           avg(extract(epoch FROM completed_on - started_on))::float8 * 1000 AS run,
+           coalesce(sum(retry_count), 0)::int AS retries, count(*)::int AS count
+    FROM pgboss.job WHERE name = 'revision-step' AND data->>'revisionId' = ANY(${revisionIds})`;
   await Promise.all(workers.map((w) => w.stop()));
-  return revisionIds.length / minutes;
+  return {
+    perMinute: revisionIds.length / (seconds / 60),
+    seconds,
+    workerCpu: (workersAfter - before.workers) / seconds,
+    databaseCpu: databaseCpu / seconds,
+    jobWaitMs: jobs!.wait,
+    jobRunMs: jobs!.run,
+    retries: jobs!.retries,
+    jobs: jobs!.count,
+    active: samples.active / samples.n,
+    lockWaits: samples.lockWaits / samples.n,
+    inTransaction: samples.inTransaction / samples.n,
+  };
 }
 
-try {
-  // pg-boss's schema and queues exist before the first revision is queued.
-  await ensureQueues(database.url);
-  const one = await run(1);
-  const two = await run(2);
-  console.log(
-    `revisions: ${COUNT} per round, ${CONCURRENCY} concurrent steps per worker, default drivers`,
-  );
-  console.log(`1 worker : ${one.toFixed(0)} revisions/minute`);
-  console.log(`2 workers: ${two.toFixed(0)} revisions/minute`);
-  console.log(`ratio 2 workers / 1 worker: ${(two / one).toFixed(2)}`);
-} finally {
-  await db.$disconnect();
-  await database.drop();
-  process.exit(0);
+const rows: string[][] = [];
+for (const open of selectedDatabases("hangar_bench_revisions")) {
+  const database = await open();
+  const db = createDb(database.url, 4);
+  try {
+    // pg-boss's schema and queues exist before the first revision is queued.
+    await ensureQueues(database.url);
+    for (const latency of [0, Number(LATENCY)]) {
+      const one = await run(db, database.url, 1, latency);
+      const two = await run(db, database.url, 2, latency);
+      const drivers = latency ? `${latency} ms per step` : "default (no latency)";
+      for (const [n, r] of [
+        [1, one],
+        [2, two],
+      ] as const)
+        rows.push([
+          database.label,
+          drivers,
+          String(n),
+          r.perMinute.toFixed(0),
+          n === 2 ? (two.perMinute / one.perMinute).toFixed(2) : "",
+          r.workerCpu.toFixed(2),
+          r.databaseCpu.toFixed(2),
+          r.active.toFixed(1),
+          r.lockWaits.toFixed(2),
+          r.inTransaction.toFixed(1),
+          `${r.jobWaitMs.toFixed(0)} / ${r.jobRunMs.toFixed(0)}`,
+          `${r.jobs} / ${r.retries}`,
+        ]);
+      console.log(
+        `${database.label}, ${drivers}: 2 workers / 1 = ${(two.perMinute / one.perMinute).toFixed(2)}`,
+      );
+    }
+  } finally {
+    await db.$disconnect();
+    await database.close();
+  }
 }
+console.log(
+  `\nrevisions: ${COUNT} per round, ${CONCURRENCY} concurrent steps per worker. CPU columns are cores` +
+    ` used on average during the round (workers: the worker processes; database: the backends of` +
+    ` this database); active, lock waits and idle in transaction (waiting for the worker to send the next statement): backends of this database, sampled every ~50 ms\n`,
+);
+const header = [
+  "database",
+  "drivers",
+  "workers",
+  "revisions/min",
+  "2/1 ratio",
+  "worker CPU",
+  "database CPU",
+  "active backends",
+  "waiting on locks",
+  "idle in transaction",
+  "step queued / running ms",
+  "step jobs / retries",
+];
+console.log(`| ${header.join(" | ")} |\n|${header.map(() => "---").join("|")}|`);
+for (const row of rows) console.log(`| ${row.join(" | ")} |`);
+console.log(
+  `\nmachine: ${os.cpus().length} cores, load average over the last 5 minutes at the end: ${os.loadavg()[1]!.toFixed(1)}` +
+    ` (above the core count, every process here waits for a CPU; steps spend it between their database round trips)`,
+);
+process.exit(0);

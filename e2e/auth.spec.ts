@@ -34,11 +34,24 @@ test("a wrong password shows an error; the right one lands on deployments", asyn
   await expect(page).toHaveURL(/\/deployments$/);
 });
 
-test("sign out ends the session", async ({ page }) => {
+test("sign out ends the session, server-side: the saved cookie no longer works", async ({
+  page,
+}) => {
   await signIn(page, state.admin);
+  const saved = (await page.context().cookies()).find((c) => c.name === "authjs.session-token");
+  expect(saved).toBeTruthy();
+  await page.goto("/settings/sessions");
+  await expect(
+    page.getByRole("table", { name: "Sessions" }).getByText("This browser"),
+  ).toBeVisible();
+  await auditPage(page, "settings-sessions");
   await page.getByRole("button", { name: `Account: ${state.admin.email}` }).click();
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/signin$/);
+  await page.goto("/deployments");
+  await expect(page).toHaveURL(/\/signin/);
+  // Putting the cookie back (as a thief who copied it would) does not sign anyone in.
+  await page.context().addCookies([saved!]);
   await page.goto("/deployments");
   await expect(page).toHaveURL(/\/signin/);
 });

@@ -1,3 +1,4 @@
+import { gateClient } from "../testing/gate";
 import type { Page } from "@playwright/test";
 import { expect } from "./fixtures";
 
@@ -47,6 +48,13 @@ export async function waitForRevision(page: Page, id: string, number: number, st
 export async function latestRevisionId(page: Page, id: string): Promise<string> {
   const res = await page.request.get(`/v2/deployments/${id}`);
   return ((await res.json()) as { latest_revision_id: string }).latest_revision_id;
+}
+
+/** The engine's gate: `hold` a deployment's deploy step to see its revision mid-flight. */
+export function engineGate(name: string) {
+  const gate = gateClient(process.env.E2E_GATE_URL!);
+  const hold = { step: "deploy", name } as const;
+  return { hold: () => gate.hold(hold), release: () => gate.release(hold) };
 }
 
 export const toast = (page: Page, text: string | RegExp) =>

@@ -1,13 +1,11 @@
 import { buildIfStale } from "../scripts/build-if-stale";
-import { startCodehostServer } from "../scripts/codehost-server";
-import { createTestDatabase } from "../tests/helpers/database";
-import { startServer, startWorkerProcess, testSecrets } from "../tests/helpers/server";
-import { ensurePostgres, ensureRedis, REDIS_URL } from "../tests/helpers/services";
+import { startCodehostServer } from "../testing/codehost-server";
+import { createTestDatabase } from "../testing/database";
+import { startServer, startWorkerProcess, testSecrets } from "../testing/server";
+import { ensurePostgres, ensureRedis, REDIS_URL } from "../testing/services";
 import { seed } from "./seed";
 
 const BOOTSTRAP_KEY = "hgr_e2e_bootstrap_key_0123456789abcdef";
-/** Each step of the default drivers takes this long: a revision runs for a few seconds. */
-const STEP_DELAY_MS = 1500;
 const admin = { email: "admin@hangar.test", password: "admin-password-123" };
 
 /** A throwaway database, a built server and seeded data for the whole run; torn down after. */
@@ -22,16 +20,19 @@ export default async function globalSetup() {
     REDIS_URL,
     HANGAR_MODE: "managed",
     HANGAR_BOOTSTRAP_API_KEY: BOOTSTRAP_KEY,
+    // The local code hosts and OAuth servers of the tests listen on loopback, which the
+    // outbound address policy refuses unless listed (127.0.0.2 and others stay refused).
+    HANGAR_EGRESS_ALLOWLIST: "127.0.0.1",
     HANGAR_ADMIN_EMAIL: admin.email,
     HANGAR_ADMIN_PASSWORD: admin.password,
   };
   const server = await startServer(env);
-  // The real revision engine beside the server; its steps are slowed so pages can watch them.
-  const worker = await startWorkerProcess({
-    ...env,
-    HANGAR_QUEUE_POLL_SECONDS: "0.5",
-    HANGAR_FAKE_STEP_DELAY_MS: String(STEP_DELAY_MS),
-  }).catch(async (error) => {
+  // The real revision engine beside the server, with gated drivers: a spec holds a deployment's
+  // deploy step to watch its revision mid-flight, then releases it (engineGate()).
+  const worker = await startWorkerProcess(
+    { ...env, HANGAR_QUEUE_POLL_SECONDS: "0.5" },
+    { gated: true },
+  ).catch(async (error) => {
     await server.stop();
     await database.drop();
     throw error;
@@ -40,6 +41,7 @@ export default async function globalSetup() {
     const state = await seed(server.url, database.url, BOOTSTRAP_KEY, admin);
     // Workers start after this and inherit the environment.
     process.env.E2E_STATE = JSON.stringify(state);
+    process.env.E2E_GATE_URL = worker.gateUrl;
   } catch (error) {
     await worker.stop();
     await server.stop();

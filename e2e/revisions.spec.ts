@@ -1,5 +1,11 @@
 import type { Page } from "@playwright/test";
-import { createDeployment, latestRevisionId, patchDeployment, toast } from "./deployment-helpers";
+import {
+  createDeployment,
+  engineGate,
+  latestRevisionId,
+  patchDeployment,
+  toast,
+} from "./deployment-helpers";
 import { auditPage, expect, signIn, state, test } from "./fixtures";
 
 test("redeploy an older revision after confirming; revision N+1 appears", async ({ page }) => {
@@ -27,7 +33,10 @@ test("redeploy an older revision after confirming; revision N+1 appears", async 
   await expect(toast(page, "Redeploying revision #1 as revision #3")).toBeVisible();
   await expect(page).toHaveURL(new RegExp(`/deployments/${id}/revisions/[0-9a-f-]{36}$`));
   await expect(page.getByRole("heading", { name: "Revision #3" })).toBeVisible();
-  await expect(page.getByText("registry.example.com/agents/redeploy-me:1.0")).toBeVisible();
+  // The configuration shows the image on its own (log lines mention it too, among other words).
+  await expect(
+    page.getByText("registry.example.com/agents/redeploy-me:1.0", { exact: true }),
+  ).toBeVisible();
   await expect(page.getByRole("heading", { name: "Logs" })).toBeVisible();
   await auditPage(page, "revision");
 
@@ -46,6 +55,9 @@ test("a new revision's log streams in while the engine runs it, then shows its e
   page,
 }) => {
   await signIn(page, state.admin);
+  // Its deploy waits at the engine's gate until the page has shown the revision live.
+  const gate = engineGate("live-logs");
+  await gate.hold();
   const id = await createDeployment(page, "live-logs");
   await page.goto(`/deployments/${id}/revisions/${await latestRevisionId(page, id)}`);
   await expect(deploymentStatus(page)).toContainText("Awaiting database");
@@ -54,7 +66,7 @@ test("a new revision's log streams in while the engine runs it, then shows its e
     .locator("section")
     .filter({ has: page.getByRole("heading", { name: "Logs" }) });
 
-  // Lines arrive while the revision is still deploying (each step takes 1.5 s here).
+  // Lines arrive while the revision is still deploying (held at the gate).
   await expect(log).toContainText("Revision 1 admitted (internal_container)");
   await expect(log).toContainText("Deploying registry.example.com/agents/live-logs:1.0 (record)");
   await expect(logCard.getByText("Live", { exact: true })).toBeVisible();
@@ -63,6 +75,7 @@ test("a new revision's log streams in while the engine runs it, then shows its e
   await expect(log.locator("time").first()).toHaveText(/^\d\d:\d\d:\d\d$/);
   await expect(log.getByText("build", { exact: true }).first()).toBeVisible();
   await auditPage(page, "revision-logs-live");
+  await gate.release();
 
   // Then the end: the last lines, the final status in the log's header and on the page.
   await expect(log).toContainText("Revision 1 deployed", { timeout: 30_000 });
@@ -84,16 +97,25 @@ test("a new revision's log streams in while the engine runs it, then shows its e
 
 test("statuses update without a reload as the engine deploys a new revision", async ({ page }) => {
   await signIn(page, state.admin);
+  const gate = engineGate("live-status");
+  await gate.hold();
   const id = await createDeployment(page, "live-status");
   await page.goto(`/deployments/${id}/revisions`);
   const rows = revisionRows(page);
   await expect(rows.first()).toContainText(inProgress);
   await expect(deploymentStatus(page)).toContainText("Awaiting database");
+  await gate.release();
   await expect(rows.first()).toContainText("Deployed", { timeout: 30_000 });
   await expect(rows.first()).toContainText("Active");
   await expect(deploymentStatus(page)).toContainText("Ready");
+  // No cluster is configured here: the deployment and every page say nothing runs.
+  await expect(deploymentStatus(page)).toContainText("Dry run");
+  await expect(page.getByRole("note", { name: "Dry run" })).toContainText(
+    "No cluster is configured",
+  );
 
   // Cut revision #2 through the settings tab and come back, all without loading a page.
+  await gate.hold();
   const sections = page.getByRole("navigation", { name: "Deployment sections" });
   await sections.getByRole("link", { name: "Settings" }).click();
   await page.getByLabel("Image").fill("registry.example.com/agents/live-status:2.0");
@@ -107,6 +129,7 @@ test("statuses update without a reload as the engine deploys a new revision", as
   await expect(page.getByRole("link", { name: /Latest revision #2/ })).toContainText(inProgress);
 
   // The active revision moves only once #2 is deployed.
+  await gate.release();
   await expect(rows.first()).toContainText("Deployed", { timeout: 30_000 });
   await expect(rows.first()).toContainText("Active");
   await expect(rows.nth(1)).not.toContainText("Active");
@@ -118,12 +141,14 @@ test("interrupt a running revision from the list and from its page; filter by st
   page,
 }) => {
   await signIn(page, state.admin);
+  // Both revisions stay unfinished at the gate until interrupted.
+  const gate = engineGate("interrupt-me");
+  await gate.hold();
   const id = await createDeployment(page, "interrupt-me");
   await page.goto(`/deployments/${id}/revisions`);
   const rows = revisionRows(page);
   await page.getByRole("button", { name: "Interrupt revision #1" }).click();
   const dialog = page.getByRole("dialog", { name: "Interrupt revision #1?" });
-  // No audit while it is open: the revision runs for a few seconds only.
   await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
   await dialog.getByRole("button", { name: "Interrupt" }).click();
   await expect(toast(page, "Interrupted revision #1")).toBeVisible();
@@ -153,6 +178,7 @@ test("interrupt a running revision from the list and from its page; filter by st
   await expect(logCard.getByText("Interrupted", { exact: true })).toBeVisible();
   await expect(page.getByRole("button", { name: "Interrupt revision #2" })).toHaveCount(0);
   await auditPage(page, "revision-interrupted");
+  await gate.release();
 
   await page.getByRole("link", { name: "All revisions" }).click();
   await expect(rows).toHaveCount(2);

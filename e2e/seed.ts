@@ -65,7 +65,8 @@ export async function seed(
   const specs: [string, Parameters<typeof deploymentBody>[1]][] = [
     ...Array.from(
       { length: 18 },
-      (_, i) => [`fleet-${String(i + 1).padStart(2, "0")}`, { type: "dev_free" }] as [string, {}],
+      (_, i) =>
+        [`fleet-${String(i + 1).padStart(2, "0")}`, { type: "dev_free" }] as [string, object],
     ),
     ["delete-me", {}],
     ["billing-bot", { type: "prod" }],

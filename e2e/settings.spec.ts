@@ -45,12 +45,17 @@ test("members, integrations and the audit log", async ({ page }) => {
   await page.getByRole("button", { name: "Add member" }).click();
   await expect(page.getByRole("dialog", { name: "Account created" })).toBeVisible();
   await page.getByRole("button", { name: "Done" }).click();
-  await page.getByLabel("Role of new.member@hangar.test").selectOption("viewer");
+  await page.getByLabel("Role of new.member@hangar.test", { exact: true }).selectOption("viewer");
   await expect(page.getByText("new.member@hangar.test is now viewer")).toBeVisible();
   // The last admin cannot step down.
-  await page.getByLabel(`Role of ${state.admin.email}`).selectOption("editor");
+  await page.getByLabel(`Role of ${state.admin.email}`, { exact: true }).selectOption("editor");
   await expect(page.getByText("A workspace needs at least one admin")).toBeVisible();
-  await expect(page.getByLabel(`Role of ${state.admin.email}`)).toHaveValue("admin");
+  await expect(page.getByLabel(`Role of ${state.admin.email}`, { exact: true })).toHaveValue(
+    "admin",
+  );
+  // Organization roles (providers, integrations) are set beside the workspace role.
+  await page.getByLabel("Organization role of new.member@hangar.test").selectOption("admin");
+  await expect(page.getByText("new.member@hangar.test is now organization admin")).toBeVisible();
   await auditPage(page, "settings-members");
   await page.getByRole("button", { name: "Remove new.member@hangar.test" }).click();
   await page.getByRole("button", { name: "Remove member" }).click();
@@ -92,7 +97,9 @@ test("a viewer sees settings and providers read-only", async ({ page }) => {
   await expect(page.getByRole("button", { name: "Register integration" })).toHaveCount(0);
 
   await page.goto("/providers");
-  await expect(page.getByText("Read-only: viewers cannot add or change providers.")).toBeVisible();
+  await expect(
+    page.getByText("Read-only: only organization owners and admins add or change providers."),
+  ).toBeVisible();
   await expect(page.getByRole("link", { name: "New provider" })).toHaveCount(0);
   await page.goto("/providers/new");
   await expect(page).toHaveURL(/\/providers$/);

@@ -23,7 +23,18 @@ function newestMtime(target: string): number {
   );
 }
 
+/** `prisma generate` when the schema is newer than the generated client (a pull after install). */
+function generateIfStale(cwd: string): void {
+  const schema = newestMtime(path.join(cwd, "prisma", "schema.prisma"));
+  const generated = newestMtime(path.join(cwd, "src", "generated", "prisma"));
+  if (generated && generated >= schema) return;
+  console.log("Generating the Prisma client (the schema changed)...");
+  const result = spawnSync(process.execPath, ["scripts/prisma-generate.mjs"], { cwd, stdio: "inherit" });
+  if (result.status !== 0) throw new Error("prisma generate failed");
+}
+
 export function buildIfStale(cwd = process.cwd()): void {
+  generateIfStale(cwd);
   const buildId = path.join(cwd, ".next", "BUILD_ID");
   const built = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
   const changed = Math.max(...inputs.map((p) => newestMtime(path.join(cwd, p))));

@@ -1,4 +1,4 @@
-import { DEFAULT_TOKEN, startCodehostServer } from "./codehost-server";
+import { DEFAULT_TOKEN, startCodehostServer } from "../testing/codehost-server";
 
 // `npm run codehost`: a local code host with sample repositories, to connect Hangar to.
 const port = Number(process.env.PORT ?? 4010);

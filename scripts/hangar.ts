@@ -3,16 +3,24 @@
 import path from "node:path";
 import { Command, InvalidArgumentError } from "commander";
 import { z } from "zod";
-import { createApiKeyInput, roleSchema, type ApiKey, type RoleName } from "@/schemas/api-keys";
+import {
+  createApiKeyInput,
+  keyOrgRoleSchema,
+  orgRoleSchema,
+  roleSchema,
+  type ApiKey,
+  type OrgRoleName,
+  type RoleName,
+} from "@/schemas/api-keys";
 import { emailSchema, passwordSchema } from "@/schemas/members";
 import { createUserInput } from "@/schemas/users";
 import { createOrganizationInput } from "@/schemas/workspaces";
 import { createDb, type Db } from "@/server/db";
-import { resolveDatabase } from "@/server/db/embedded";
+import { resolveDatabase, type Database } from "@/server/db/embedded";
 import { migrate } from "@/server/db/migrate";
 import { AppError } from "@/server/errors";
 import * as apiKeys from "@/server/services/api-keys";
-import { addMember } from "@/server/services/members";
+import { addMember, setOrganizationRole } from "@/server/services/members";
 import {
   newOperator,
   operatorActor,
@@ -39,6 +47,8 @@ const arg =
 const id = arg(z.uuid());
 const name = arg(createOrganizationInput.shape.name);
 const role = arg(roleSchema);
+const orgRole = arg(orgRoleSchema);
+const keyOrgRole = arg(keyOrgRoleSchema);
 const email = arg(emailSchema);
 const password = arg(passwordSchema);
 
@@ -52,9 +62,11 @@ function run<O>(command: (db: Db, operator: Operator, options: O) => Promise<Out
   return async (options: O, cmd: Command) => {
     const json = Boolean(cmd.optsWithGlobals().json);
     const dataDir = path.resolve(process.env.HANGAR_DATA_DIR ?? ".data");
-    const database = await resolveDatabase(dataDir);
-    const db = createDb(database.url, 2);
+    let database: Database | undefined;
+    let db: Db | undefined;
     try {
+      database = await resolveDatabase(dataDir);
+      db = createDb(database.url, 2);
       await migrate(database.url);
       const out = await command(db, newOperator(), options);
       console.log(json ? JSON.stringify(out.json, null, 2) : out.text);
@@ -65,8 +77,8 @@ function run<O>(command: (db: Db, operator: Operator, options: O) => Promise<Out
       console.error(json ? JSON.stringify({ detail, code }) : `error: ${detail}`);
       process.exitCode = 1;
     } finally {
-      await db.$disconnect();
-      await database.close();
+      await db?.$disconnect();
+      await database?.close();
     }
   };
 }
@@ -141,20 +153,39 @@ program
     }),
   );
 
-program
-  .command("member")
-  .description("workspace members")
+const member = program.command("member").description("workspace members");
+member
+  .command("org-role")
+  .description("set a member's organization role (providers and integrations)")
+  .requiredOption("--workspace <id>", "a workspace of the organization the user is a member of", id)
+  .requiredOption("--user <id>", "user id", id)
+  .requiredOption("--org-role <role>", "owner, admin or member", orgRole)
+  .action(
+    run(async (db, operator, o: { workspace: string; user: string; orgRole: OrgRoleName }) => {
+      const { actor } = await inWorkspace(db, operator, o.workspace);
+      const updated = await setOrganizationRole(db, actor, { userId: o.user, role: o.orgRole });
+      return { json: updated, text: `${updated.email} is now organization ${updated.org_role}` };
+    }),
+  );
+member
   .command("add")
   .requiredOption("--workspace <id>", "workspace id", id)
   .requiredOption("--email <email>", "the user's email (a new account is made if unknown)", email)
   .requiredOption("--role <role>", "admin, editor or viewer", role)
   .option("--password <password>", "initial password for a new account", password)
+  .option("--org-role <role>", "organization role: owner, admin or member (default)", orgRole)
   .action(
     run(
       async (
         db,
         operator,
-        o: { workspace: string; email: string; role: RoleName; password?: string },
+        o: {
+          workspace: string;
+          email: string;
+          role: RoleName;
+          password?: string;
+          orgRole?: OrgRoleName;
+        },
       ) => {
         const { ws, actor } = await inWorkspace(db, operator, o.workspace);
         const added = await addMember(db, actor, {
@@ -162,7 +193,14 @@ program
           role: o.role,
           password: o.password,
         });
-        const lines = [`Added ${added.member.email} to ${ws.name} as ${added.member.role}`];
+        if (o.orgRole)
+          added.member = await setOrganizationRole(db, actor, {
+            userId: added.member.user_id,
+            role: o.orgRole,
+          });
+        const lines = [
+          `Added ${added.member.email} to ${ws.name} as ${added.member.role} (organization ${added.member.org_role})`,
+        ];
         if (added.created_user) lines.push("A new account was created for this email.");
         if (added.initial_password) lines.push(`Initial password: ${added.initial_password}`);
         return { json: added, text: lines.join("\n") };
@@ -188,16 +226,23 @@ apikey
   .option("--workspace <id>", "bind the key to this workspace", id)
   .option("--org <id>", "an organization-scoped key (callers send X-Tenant-Id)", id)
   .requiredOption("--role <role>", "admin, editor or viewer", role)
+  .option("--org-role <role>", "organization role: admin or member (default)", keyOrgRole)
   .requiredOption("--name <name>", "what the key is for", arg(createApiKeyInput.shape.name))
   .action(
     run(
       async (
         db,
         operator,
-        o: { workspace?: string; org?: string; role: RoleName; name: string },
+        o: {
+          workspace?: string;
+          org?: string;
+          role: RoleName;
+          orgRole?: "admin" | "member";
+          name: string;
+        },
       ) => {
         scope(o);
-        const input = { name: o.name, role: o.role };
+        const input = { name: o.name, role: o.role, org_role: o.orgRole ?? "member" };
         let created;
         if (o.org) created = await apiKeys.createOrganizationApiKey(db, operator, o.org, input);
         else {

@@ -1,9 +1,9 @@
 // `npm start`: prepares what the app needs and serves it, with a revision worker beside the web
-// server. With no DATABASE_URL, the data lives in an embedded PGlite under HANGAR_DATA_DIR
-// (default .data), migrated on start; the worker connects to the same embedded database.
+// server. With no DATABASE_URL, the data lives in an embedded PostgreSQL server under
+// HANGAR_DATA_DIR (default .data), started here, migrated, and stopped last when Hangar stops.
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { resolveDatabase } from "../src/server/db/embedded";
+import { LegacyDataError, resolveDatabase, type Database } from "../src/server/db/embedded";
 import { ensureLocalSecrets } from "../src/server/db/local-secrets";
 import { migrate } from "../src/server/db/migrate";
 import { buildIfStale } from "./build-if-stale";
@@ -13,22 +13,30 @@ const dataDir = path.resolve(process.env.HANGAR_DATA_DIR ?? ".data");
 const port = process.env.PORT ?? "3000";
 
 await ensureLocalSecrets(dataDir);
-const embedded = !process.env.DATABASE_URL;
-const database = await resolveDatabase(dataDir);
-process.env.DATABASE_URL = database.url;
-const { applied } = await migrate(database.url);
-if (applied.length) console.log(`Migrated: ${applied.join(", ")}`);
-if (!dev) buildIfStale();
+let database: Database;
+try {
+  database = await resolveDatabase(dataDir, { adopt: true });
+} catch (error) {
+  console.error(error instanceof LegacyDataError ? error.message : error);
+  process.exit(1);
+}
+try {
+  process.env.DATABASE_URL = database.url;
+  const { applied } = await migrate(database.url);
+  if (applied.length) console.log(`Migrated: ${applied.join(", ")}`);
+  if (!dev) buildIfStale();
+} catch (error) {
+  console.error(error);
+  await database.close();
+  process.exit(1);
+}
 
+const childEnv = { ...process.env, HANGAR_DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1" };
 const next = spawn(
   process.execPath,
   ["node_modules/next/dist/bin/next", dev ? "dev" : "start", "-p", port],
-  {
-    stdio: "inherit",
-    env: { ...process.env, HANGAR_DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1" },
-  },
+  { stdio: "inherit", env: childEnv },
 );
-const childEnv = { ...process.env, HANGAR_DATA_DIR: dataDir };
 let stopping = false;
 let worker: ChildProcess | undefined;
 function startWorkerProcess() {
@@ -45,7 +53,9 @@ function startWorkerProcess() {
 }
 startWorkerProcess();
 
-const where = embedded ? `embedded PGlite in ${dataDir}` : "PostgreSQL from DATABASE_URL";
+const where = database.embedded
+  ? `embedded PostgreSQL in ${path.join(dataDir, "postgres")}`
+  : "PostgreSQL from DATABASE_URL";
 console.log(`Hangar is starting on http://localhost:${port} (${where})`);
 
 const exited = (child: ChildProcess | undefined) =>
@@ -60,7 +70,7 @@ async function stop(code: number) {
   stopping = true;
   next.kill("SIGTERM");
   worker?.kill("SIGTERM");
-  // The embedded database closes last: the worker finishes its current step first.
+  // The database stops last: the worker finishes its current step first.
   await Promise.all([exited(next), exited(worker)]);
   await database.close();
   process.exit(code);

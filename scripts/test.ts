@@ -1,9 +1,10 @@
 // `npm test`: the whole suite. Prepares what it needs: PostgreSQL and Redis started when down,
-// a build of the app, throwaway databases (made by the suites themselves), then runs vitest and
-// the Playwright end-to-end tests, and reports one total.
+// a build of the app, throwaway databases (made by the suites themselves), then runs the lint
+// (one check: the layer rule among them), vitest and the Playwright end-to-end tests, and reports
+// one total.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
-import { ensurePostgres, ensureRedis } from "../tests/helpers/services";
+import { ensurePostgres, ensureRedis } from "../testing/services";
 import { buildIfStale } from "./build-if-stale";
 
 await ensurePostgres();
@@ -13,8 +14,18 @@ buildIfStale();
 mkdirSync("test-results", { recursive: true });
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- two reporters' JSON shapes
+type Report = any;
+
+const lintPassed =
+  spawnSync(process.execPath, ["--import", "tsx", "scripts/lint.ts"], {
+    stdio: "inherit",
+    env,
+  }).status === 0;
+const lint = { passed: lintPassed ? 1 : 0, failed: lintPassed ? 0 : 1 };
+
 /** Runs one suite and reads its JSON report; a missing report counts as one failure. */
-function run(args: string[], report: string, count: (json: any) => [number, number]) {
+function run(args: string[], report: string, count: (json: Report) => [number, number]) {
   rmSync(report, { force: true });
   const child = spawnSync(process.execPath, args, { stdio: "inherit", env });
   try {
@@ -46,7 +57,7 @@ const e2e = run(
   (r) => [r.stats.expected + r.stats.flaky, r.stats.unexpected],
 );
 
-const passed = vitest.passed + e2e.passed;
-const failed = vitest.failed + e2e.failed;
+const passed = lint.passed + vitest.passed + e2e.passed;
+const failed = lint.failed + vitest.failed + e2e.failed;
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

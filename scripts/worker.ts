@@ -1,13 +1,16 @@
 // `npm run worker`: runs revision steps and teardowns from the job queue, on DATABASE_URL or the
 // embedded database (the running one, else its own). Start as many as you like.
 import path from "node:path";
-import { resolveDatabase } from "../src/server/db/embedded";
+import { LegacyDataError, resolveDatabase } from "../src/server/db/embedded";
 import { ensureLocalSecrets } from "../src/server/db/local-secrets";
 import { migrate } from "../src/server/db/migrate";
 
 const dataDir = path.resolve(process.env.HANGAR_DATA_DIR ?? ".data");
 if (!process.env.DATABASE_URL) await ensureLocalSecrets(dataDir);
-const database = await resolveDatabase(dataDir);
+const database = await resolveDatabase(dataDir).catch((error: Error) => {
+  console.error(error instanceof LegacyDataError ? error.message : error);
+  process.exit(1);
+});
 process.env.DATABASE_URL = database.url;
 await migrate(database.url);
 // Imported after DATABASE_URL is settled: the environment is parsed once, on first import.

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { bootstrapApiKey } from "@/lib/bootstrap-key";
 
 // Every environment variable Hangar reads, parsed once. The README's configuration table lists them.
 const schema = z.object({
@@ -9,13 +10,18 @@ const schema = z.object({
   AUTH_SECRET: z.string().optional(),
   HANGAR_MODE: z.enum(["managed", "self_hosted"]).default("managed"),
   HANGAR_REGION: z.enum(["us", "eu", "apac", "us2"]).default("us"),
-  HANGAR_BOOTSTRAP_API_KEY: z.string().optional(),
+  HANGAR_BOOTSTRAP_API_KEY: bootstrapApiKey.optional(),
   HANGAR_ADMIN_EMAIL: z.string().default("admin@hangar.local"),
-  HANGAR_ADMIN_PASSWORD: z.string().default("hangar-admin"),
+  /** Unset: generated on first start into HANGAR_DATA_DIR/admin.password (no published default). */
+  HANGAR_ADMIN_PASSWORD: z.string().min(8).optional(),
   /** OpenID Connect sign-in ("Sign in with SSO"): offered only when all three are set. */
   AUTH_OIDC_ISSUER: z.url().optional(),
   AUTH_OIDC_CLIENT_ID: z.string().min(1).optional(),
   AUTH_OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  /** host[:port] or CIDR entries Hangar may call although they are loopback, private, ... (src/server/outbound). */
+  HANGAR_EGRESS_ALLOWLIST: z.string().optional(),
+  /** The address browsers and OAuth providers reach Hangar at (OAuth redirect URIs). */
+  HANGAR_PUBLIC_URL: z.url().optional(),
   HANGAR_CODEHOST_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   HANGAR_DB_POOL_SIZE: z.coerce.number().int().positive().default(10),
   /** Revision steps one worker process runs at once. */
@@ -28,8 +34,24 @@ const schema = z.object({
   HANGAR_QUEUE_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).default(30),
   /** Path of a kubeconfig: when set, revisions are applied to that cluster; else only recorded. */
   HANGAR_KUBECONFIG: z.string().optional(),
-  /** Slows each step of the default (recording) drivers, to watch or test a revision mid-flight. */
-  HANGAR_FAKE_STEP_DELAY_MS: z.coerce.number().int().min(0).default(0),
+  /** S3-compatible object storage for source uploads; unset: a folder under HANGAR_DATA_DIR. */
+  HANGAR_S3_BUCKET: z.string().min(1).optional(),
+  HANGAR_S3_ENDPOINT: z.url().optional(),
+  HANGAR_S3_REGION: z.string().min(1).default("us-east-1"),
+  HANGAR_S3_FORCE_PATH_STYLE: z.stringbool().default(false),
+  HANGAR_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  HANGAR_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** Largest unpacked size and file count of an uploaded source archive the builder accepts. */
+  HANGAR_BUILD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024 * 1024),
+  HANGAR_BUILD_MAX_FILES: z.coerce.number().int().positive().default(20_000),
+  /** The URL a deployed revision is served at; {name} is the deployment's name. */
+  HANGAR_DEPLOYMENT_URL_TEMPLATE: z.string().default("http://{name}.localhost"),
+  /** How long one revision's Kubernetes rollout may take before it ends DEPLOY_FAILED. */
+  HANGAR_ROLLOUT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(300),
   /** Serves /bench/baseline for the benchmarks in bench/. */
   HANGAR_BENCH: z.stringbool().default(false),
   // Rate limits (README "Rate limits"): shared through Redis when REDIS_URL is set.

@@ -10,7 +10,7 @@ export async function register() {
   const { log, describeError } = await import("@/server/log");
   if (!env.DATABASE_URL) return;
   try {
-    const { ensureQueues } = await import("@/server/jobs/queue");
+    const { ensureQueues } = await import("@/server/services/revisions/queue");
     await ensureQueues(env.DATABASE_URL);
   } catch (error) {
     log.error("job queue setup failed", describeError(error));
@@ -21,11 +21,21 @@ export async function register() {
       adminEmail: env.HANGAR_ADMIN_EMAIL,
       adminPassword: env.HANGAR_ADMIN_PASSWORD,
     });
-    if (result)
+    if (result) {
       log.info("bootstrap ensured", {
         workspace_id: result.workspaceId,
         admin_email: env.HANGAR_ADMIN_EMAIL,
       });
+      if (result.generatedPassword) {
+        const { keepAdminPassword } = await import("@/server/db/local-secrets");
+        const file = await keepAdminPassword(env.HANGAR_DATA_DIR, result.generatedPassword);
+        // Printed this once (never logged as a field); the file keeps it for the operator.
+        console.log(
+          `\nHangar admin account created: ${env.HANGAR_ADMIN_EMAIL} / ${result.generatedPassword}\n` +
+            `(also saved in ${file}, mode 0600; delete the file once you have stored it elsewhere)\n`,
+        );
+      }
+    }
   } catch (error) {
     log.error("bootstrap failed", describeError(error));
   }

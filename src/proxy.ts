@@ -3,6 +3,7 @@ import { AppError } from "@/server/errors";
 import { getLimiter } from "@/server/ratelimit/limiter";
 import { REQUEST_ID_HEADER, requestIdFrom } from "@/server/request-id";
 import { errorResponse } from "@/server/rest/responses";
+import { trpcCallCount } from "@/trpc/limits";
 
 // The gate in front of every route: gives each request an id, then applies the rate limits.
 export async function proxy(request: NextRequest) {
@@ -11,6 +12,7 @@ export async function proxy(request: NextRequest) {
     request.method,
     request.nextUrl.pathname,
     request.headers,
+    trpcCallCount(request.nextUrl.pathname),
   )) ?? { kind: "pass", headers: {} };
   if (outcome.kind === "limited")
     return errorResponse(
@@ -34,6 +36,8 @@ export async function proxy(request: NextRequest) {
   return response;
 }
 
+// Signed uploads stay outside: the proxy buffers request bodies (10 MB at most) and an upload
+// streams up to 200 MiB; its signature authorises it and route() gives it a request id.
 export const config = {
-  matcher: ["/((?!_next/static|_next/image|favicon.ico).*)"],
+  matcher: ["/((?!_next/static|_next/image|favicon.ico|v2/uploads/).*)"],
 };

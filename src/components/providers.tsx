@@ -2,7 +2,7 @@
 
 import { ThemeProvider } from "next-themes";
 import type { ReactNode } from "react";
-import { Toaster } from "sonner";
+import { LazyToaster } from "@/components/ui/toast";
 import { TRPCReactProvider } from "@/trpc/react";
 
 export function Providers({ children }: { children: ReactNode }) {
@@ -10,7 +10,7 @@ export function Providers({ children }: { children: ReactNode }) {
     <ThemeProvider attribute="class" defaultTheme="system" enableSystem disableTransitionOnChange>
       <TRPCReactProvider>
         {children}
-        <Toaster closeButton position="bottom-right" theme="system" />
+        <LazyToaster closeButton position="bottom-right" theme="system" />
       </TRPCReactProvider>
     </ThemeProvider>
   );

@@ -6,11 +6,18 @@ import { timestamp, uuid } from "./common";
 export const roleSchema = z.enum(["admin", "editor", "viewer"]);
 export type RoleName = z.infer<typeof roleSchema>;
 
+/** The organization role (providers, integrations): owner and admin change them, members read. */
+export const orgRoleSchema = z.enum(["owner", "admin", "member"]);
+export type OrgRoleName = z.infer<typeof orgRoleSchema>;
+/** An API key is an organization admin or member, never an owner. */
+export const keyOrgRoleSchema = z.enum(["admin", "member"]);
+
 export const apiKey = z
   .object({
     id: uuid,
     name: z.string(),
     role: roleSchema,
+    org_role: keyOrgRoleSchema,
     prefix: z.string().meta({ description: "The key's first characters, to recognise it" }),
     workspace_id: uuid.nullable().meta({ description: "Null for an organization-scoped key" }),
     created_at: timestamp,
@@ -27,7 +34,13 @@ export const createdApiKey = apiKey
 export type CreatedApiKey = z.infer<typeof createdApiKey>;
 
 export const createApiKeyInput = z
-  .object({ name: z.string().trim().min(1).max(100), role: roleSchema })
+  .object({
+    name: z.string().trim().min(1).max(100),
+    role: roleSchema,
+    org_role: keyOrgRoleSchema
+      .default("member")
+      .meta({ description: "admin: may change the organization's providers and integrations" }),
+  })
   .meta({ id: "CreateApiKey" });
 export type CreateApiKeyInput = z.infer<typeof createApiKeyInput>;
 

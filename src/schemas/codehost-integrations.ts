@@ -15,7 +15,12 @@ const secretText = (max: number) => z.string().min(1).max(max);
 export const createCodehostIntegrationBody = z
   .object({
     name: z.string().trim().min(1).max(200),
-    api_base_url: httpUrl.meta({ description: "e.g. https://api.codehost.example" }),
+    api_base_url: httpUrl
+      .refine(
+        (url) => !url.includes("?") && !url.includes("#"),
+        "api_base_url must not carry a query (?) or fragment (#): paths are appended to it",
+      )
+      .meta({ description: "e.g. https://api.codehost.example" }),
     token: secretText(4096).nullish().meta({ description: "An access token; or app credentials" }),
     app_id: numericId("app_id").nullish(),
     private_key: secretText(16_384).nullish().meta({ description: "The app's PEM private key" }),

@@ -8,32 +8,49 @@ import {
   timestamp,
   uuid,
 } from "./common";
+import { deploymentSources, deploymentStatuses, deploymentTypes } from "./deployment-values";
+import { boundedText, MAX_SECRET_VALUE_BYTES, TEXT_LIMITS } from "./limits";
 import { resourceSpec } from "./resource-spec";
+
+export { deploymentSources, deploymentStatuses, deploymentTypes, MAX_SECRET_VALUE_BYTES };
 
 // Deployments (spec 2.3-2.7, contract 5). Field names are the public contract: snake_case.
 
-export const deploymentSources = [
-  "codehost",
-  "external_container",
-  "internal_container",
-  "internal_source",
-  "internal_template",
-] as const;
 export const deploymentSource = z.enum(deploymentSources).meta({ id: "DeploymentSource" });
 export type DeploymentSource = z.infer<typeof deploymentSource>;
 
-export const revisionSource = z.enum(["codehost", "internal_container", "internal_source"]);
+/** The reference deploy client's names for the container sources; accepted as aliases. */
+export const sourceAliases = {
+  internal_docker: "internal_container",
+  external_docker: "external_container",
+} as const;
 
-export const deploymentTypes = ["dev_free", "dev", "prod"] as const;
+/** A source as a request names it: the contract's names or their aliases, mapped to ours. */
+const sourceInput = <T extends string>(names: readonly T[], id: string) =>
+  z
+    .enum([...names, ...(Object.keys(sourceAliases) as (keyof typeof sourceAliases)[])] as [
+      string,
+      ...string[],
+    ])
+    .transform((name) => (sourceAliases[name as keyof typeof sourceAliases] ?? name) as T)
+    .refine((name) => names.includes(name), {
+      message: `Must be one of: ${names.join(", ")}`,
+    })
+    .meta({
+      id,
+      description: `One of ${names.join(", ")}; internal_docker and external_docker are aliases of internal_container and external_container.`,
+    });
+
+export const revisionSources = ["codehost", "internal_container", "internal_source"] as const;
+export const revisionSource = z.enum(revisionSources);
+export const deploymentSourceInput = sourceInput(deploymentSources, "DeploymentSourceInput");
+export const revisionSourceInput = sourceInput(revisionSources, "RevisionSourceInput");
+
+/** Package names whose installed versions a build reports (the deploy client's `tracked_packages`). */
+export const trackedPackages = z.array(z.string().trim().min(1).max(214)).max(100);
+
 export const deploymentType = z.enum(deploymentTypes).meta({ id: "DeploymentType" });
 
-export const deploymentStatuses = [
-  "AWAITING_DATABASE",
-  "READY",
-  "UNUSED",
-  "AWAITING_DELETE",
-  "UNKNOWN",
-] as const;
 export const deploymentStatus = z.enum(deploymentStatuses).meta({ id: "DeploymentStatus" });
 
 export const DEPLOYMENT_NAME = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -52,16 +69,13 @@ export const MAX_REPO_URL_BYTES = 2048;
 
 export const SECRET_PLACEHOLDER = "********";
 export const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-export const MAX_SECRET_VALUE_BYTES = 64 * 1024;
 
 export const secretInput = z
   .object({
-    name: z
-      .string()
-      .regex(
-        SECRET_NAME,
-        "Secret names start with a letter or '_' and hold letters, digits and '_'",
-      ),
+    name: boundedText("secretName").regex(
+      SECRET_NAME,
+      "Secret names start with a letter or '_' and hold letters, digits and '_'",
+    ),
     value: z
       .string()
       .refine((v) => utf8Bytes(v) <= MAX_SECRET_VALUE_BYTES, "Secret values are at most 64 KiB"),
@@ -76,9 +90,9 @@ export const secretOutput = z
 
 export const secretReference = z
   .object({
-    name: z.string().min(1),
-    secret_name: z.string().min(1),
-    secret_key: z.string().min(1),
+    name: boundedText("secretName").min(1),
+    secret_name: boundedText("identifier").min(1),
+    secret_key: boundedText("identifier").min(1),
   })
   .meta({ id: "SecretReference" });
 
@@ -102,7 +116,7 @@ export const secretReferencesInput = z
   .superRefine(uniqueNames("Secret reference"));
 
 export const listenerConfig = z
-  .object({ k8s_namespace: z.string().nullish() })
+  .object({ k8s_namespace: boundedText("identifier").nullish() })
   .meta({ id: "ListenerConfig" });
 
 /** SourceConfig (2.4) plus the contract's deployment_type and template_id. */
@@ -115,14 +129,14 @@ export const sourceConfigInput = z
       .refine((v) => utf8Bytes(v) <= MAX_REPO_URL_BYTES, "repo_url is at most 2048 bytes")
       .nullish(),
     build_on_push: z.boolean().nullish(),
-    custom_url: z.url().nullish(),
+    custom_url: z.url().max(TEXT_LIMITS.url).nullish(),
     resource_spec: resourceSpec.nullish(),
     listener_id: uuid.nullish(),
     listener_config: listenerConfig.nullish(),
-    install_command: z.string().nullish(),
-    build_command: z.string().nullish(),
+    install_command: boundedText("command").nullish(),
+    build_command: boundedText("command").nullish(),
     deployment_type: deploymentType.nullish(),
-    template_id: z.string().min(1).nullish(),
+    template_id: boundedText("identifier").min(1).nullish(),
   })
   .meta({ id: "SourceConfigInput" });
 export type SourceConfigInput = z.infer<typeof sourceConfigInput>;
@@ -144,16 +158,28 @@ export const sourceConfigOutput = z
   .meta({ id: "SourceConfig" });
 export type SourceConfig = z.infer<typeof sourceConfigOutput>;
 
-/** SourceRevisionConfig (2.5) as sent: repo_commit_sha is set by the service. */
+/**
+ * SourceRevisionConfig (2.5) as sent: repo_commit_sha is set by the service. The deploy client
+ * names the graph config `langgraph_config_path`: an alias of `graph_config_path`.
+ */
 export const sourceRevisionConfigInput = z
   .object({
-    repo_ref: z.string().min(1).nullish(),
-    graph_config_path: z.string().min(1).nullish(),
-    image_uri: z.string().min(1).nullish(),
-    source_tarball_path: z.string().min(1).nullish(),
+    repo_ref: boundedText("ref").min(1).nullish(),
+    graph_config_path: boundedText("path").min(1).nullish(),
+    langgraph_config_path: boundedText("path")
+      .min(1)
+      .nullish()
+      .meta({ description: "Alias of graph_config_path (the reference deploy client's name)" }),
+    image_uri: boundedText("image").min(1).nullish(),
+    source_tarball_path: boundedText("path").min(1).nullish(),
   })
+  .transform(({ langgraph_config_path, ...config }) =>
+    langgraph_config_path !== undefined && config.graph_config_path === undefined
+      ? { ...config, graph_config_path: langgraph_config_path }
+      : config,
+  )
   .meta({ id: "SourceRevisionConfigInput" });
-export type SourceRevisionConfigInput = z.infer<typeof sourceRevisionConfigInput>;
+export type SourceRevisionConfigInput = z.output<typeof sourceRevisionConfigInput>;
 
 export const sourceRevisionConfigOutput = z
   .object({
@@ -168,6 +194,14 @@ export type SourceRevisionConfig = z.infer<typeof sourceRevisionConfigOutput>;
 
 export const tagValueIds = z.array(uuid).max(100);
 
+/** Where revisions run: a Kubernetes cluster, or nowhere (a dry run). */
+export const runtime = z.enum(["kubernetes", "dry_run"]).meta({
+  id: "Runtime",
+  description:
+    "`kubernetes`: applied to the configured cluster and rolled out. `dry_run`: no cluster is configured, so nothing was built or started; the manifests are only recorded.",
+});
+export type Runtime = z.infer<typeof runtime>;
+
 export const deployment = z
   .object({
     id: uuid,
@@ -180,9 +214,14 @@ export const deployment = z
     secret_references: z.array(secretReference).nullable(),
     image_version: z.string().nullable(),
     tag_value_ids: z.array(uuid),
+    tracked_packages: z.array(z.string()),
     status: deploymentStatus,
     latest_revision_id: uuid.nullable(),
     active_revision_id: uuid.nullable(),
+    runtime: runtime.nullable().meta({
+      description:
+        "Where the active revision runs (`kubernetes`), or that it runs nowhere (`dry_run`: nothing was started); null until a revision is deployed.",
+    }),
     created_at: timestamp,
     updated_at: timestamp,
   })
@@ -192,16 +231,17 @@ export type Deployment = z.infer<typeof deployment>;
 export const createDeploymentBody = z
   .object({
     name: deploymentName,
-    source: deploymentSource,
+    source: deploymentSourceInput,
     source_config: sourceConfigInput,
     source_revision_config: sourceRevisionConfigInput,
     secrets: secretsInput.nullish(),
     secret_references: secretReferencesInput.nullish(),
     image_version: z.string().min(1).max(200).nullish(),
     tag_value_ids: tagValueIds.nullish(),
+    tracked_packages: trackedPackages.nullish(),
   })
   .meta({ id: "CreateDeployment" });
-export type CreateDeploymentInput = z.infer<typeof createDeploymentBody>;
+export type CreateDeploymentInput = z.output<typeof createDeploymentBody>;
 
 export const patchDeploymentBody = z
   .object({
@@ -209,18 +249,21 @@ export const patchDeploymentBody = z
       .string()
       .nullish()
       .meta({ description: "Immutable: a different value is refused (400)" }),
-    source: deploymentSource
+    source: deploymentSourceInput
       .nullish()
       .meta({ description: "Immutable: a different value is refused (400)" }),
-    revision_source: revisionSource.nullish(),
+    revision_source: revisionSourceInput.nullish(),
     source_config: sourceConfigInput.nullish(),
     source_revision_config: sourceRevisionConfigInput.nullish(),
     secrets: secretsInput.nullish(),
     secret_references: secretReferencesInput.nullish(),
     tag_value_ids: tagValueIds.nullish(),
+    tracked_packages: trackedPackages
+      .nullish()
+      .meta({ description: "Replaces the list; cuts no revision by itself" }),
   })
   .meta({ id: "PatchDeployment" });
-export type PatchDeploymentInput = z.infer<typeof patchDeploymentBody>;
+export type PatchDeploymentInput = z.output<typeof patchDeploymentBody>;
 
 export const listDeploymentsQuery = z.object({
   ...paginationQuery,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { roleSchema } from "./api-keys";
+import { orgRoleSchema, roleSchema } from "./api-keys";
 import { timestamp, uuid } from "./common";
 
 // Workspace members: users and the role their membership gives them.
@@ -13,6 +13,7 @@ export const member = z
     email: z.string(),
     name: z.string().nullable(),
     role: roleSchema,
+    org_role: orgRoleSchema.meta({ description: "The user's role in the organization" }),
     created_at: timestamp.meta({ description: "When the user joined this workspace" }),
   })
   .meta({ id: "Member" });
@@ -44,5 +45,8 @@ export type AddedMember = z.infer<typeof addedMember>;
 
 export const changeRoleInput = z.object({ userId: uuid, role: roleSchema });
 export type ChangeRoleInput = z.infer<typeof changeRoleInput>;
+
+export const setOrgRoleInput = z.object({ userId: uuid, role: orgRoleSchema });
+export type SetOrgRoleInput = z.infer<typeof setOrgRoleInput>;
 
 export const memberIdInput = z.object({ userId: uuid });

@@ -40,9 +40,9 @@ export const oauthProvider = z
     auth_url: z.string(),
     token_url: z.string(),
     uses_pkce: z.boolean(),
-    code_challenge_method: codeChallengeMethod
-      .nullable()
-      .meta({ description: "null when uses_pkce is false" }),
+    code_challenge_method: codeChallengeMethod.meta({
+      description: "S256 unless plain was chosen (also S256 when uses_pkce is false)",
+    }),
     created_at: timestamp,
     updated_at: timestamp,
     provider_type: providerType.nullable(),

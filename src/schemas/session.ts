@@ -4,6 +4,7 @@ import { uuid } from "./common";
 // The signed-in user as the dashboard sees them: who they are and where they may act.
 
 export const role = z.enum(["viewer", "editor", "admin"]);
+export const orgRole = z.enum(["owner", "admin", "member"]);
 
 export const sessionWorkspace = z.object({
   id: uuid,
@@ -17,5 +18,7 @@ export const sessionMe = z.object({
   workspaces: z.array(sessionWorkspace),
   current_workspace_id: uuid,
   role,
+  /** In the current workspace's organization: owner and admin change providers and integrations. */
+  org_role: orgRole,
 });
 export type SessionMe = z.infer<typeof sessionMe>;

@@ -9,12 +9,18 @@ export interface RequestContext {
   db: Db;
   requestId: string;
   actor: Actor | null;
+  /** The origin the request reached us at (OAuth redirect URIs when HANGAR_PUBLIC_URL is unset). */
+  origin?: string;
 }
 
 async function sessionActor(db: Db): Promise<Actor | null> {
   const session = await auth();
   if (!session?.userId) return null;
-  return actorFromSession(db, { userId: session.userId, workspaceId: session.workspaceId });
+  return actorFromSession(db, {
+    userId: session.userId,
+    workspaceId: session.workspaceId,
+    sessionId: session.sessionId,
+  });
 }
 
 function withRequestId(actor: Actor | null, requestId: string): Actor | null {
@@ -35,7 +41,10 @@ export async function createRestContext(
 }
 
 /** tRPC (the dashboard's door): the signed-in session only. */
-export async function createSessionContext(requestId: string): Promise<RequestContext> {
+export async function createSessionContext(
+  requestId: string,
+  origin?: string,
+): Promise<RequestContext> {
   const db = getDb();
-  return { db, requestId, actor: withRequestId(await sessionActor(db), requestId) };
+  return { db, requestId, origin, actor: withRequestId(await sessionActor(db), requestId) };
 }

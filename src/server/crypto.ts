@@ -2,6 +2,7 @@ import {
   createCipheriv,
   createDecipheriv,
   createHash,
+  createHmac,
   randomBytes,
   timingSafeEqual,
 } from "node:crypto";
@@ -59,4 +60,9 @@ export function constantTimeEqual(a: string, b: string): boolean {
   const left = Buffer.from(a);
   const right = Buffer.from(b);
   return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** A key for one purpose (e.g. "uploads.sign"), derived from the encryption key. */
+export function derivedKey(purpose: string): Buffer {
+  return createHmac("sha256", encryptionKey()).update(`hangar:${purpose}`).digest();
 }

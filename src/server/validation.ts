@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { AppError, type ValidationIssue } from "@/server/errors";
-import { refuseNul } from "@/server/nul";
+import { refuseBadText } from "@/server/input-text";
 
 type Location = "body" | "query" | "path" | "header";
 
@@ -45,7 +45,7 @@ export function parseOrThrow<T extends z.ZodType>(
   schema: T,
   value: unknown,
 ): z.output<T> {
-  refuseNul(where, value);
+  refuseBadText(where, value);
   const result = schema.safeParse(value);
   if (!result.success) {
     throw new AppError(

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { DEFAULT_TOKEN, type CodehostServer } from "../../scripts/codehost-server";
+import { DEFAULT_TOKEN, type CodehostServer } from "../../testing/codehost-server";
 import { api } from "./http";
 import { uniqueName } from "./revision-fixtures";
 
@@ -28,13 +28,19 @@ export async function createCodehostDeployment(
   key: string,
   host: CodehostServer,
   integrationId: string,
-  options: { repo?: string; ref?: string; graph?: string; buildOnPush?: boolean } = {},
+  options: {
+    repo?: string;
+    ref?: string;
+    graph?: string;
+    buildOnPush?: boolean;
+    name?: string;
+  } = {},
 ) {
   const res = await api("/v2/deployments", {
     key,
     method: "POST",
     body: {
-      name: uniqueName("cd"),
+      name: options.name ?? uniqueName("cd"),
       source: "codehost",
       source_config: {
         integration_id: integrationId,

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { DeploymentSource } from "../../src/schemas/deployments";
 import type { Db } from "../../src/server/db";
 import { inject } from "vitest";
-import { DEFAULT_TOKEN } from "../../scripts/codehost-server";
+import { DEFAULT_TOKEN } from "../../testing/codehost-server";
 import { encrypt } from "../../src/server/crypto";
 import { api } from "./http";
 
@@ -150,4 +150,18 @@ export function bodyWithField(
 ): Body {
   const [group, key] = field.split(".") as [string, string | undefined];
   return validDeployment(source, { [group]: key ? { [key]: value } : value }, opts);
+}
+
+/**
+ * A deployment's representation without what the revision engine changes as a revision runs
+ * (status, active revision, runtime, updated_at, the URL it sets): what the caller created.
+ */
+export function withoutEngineFields(deployment: Record<string, any>): Record<string, any> {
+  const rest: Record<string, any> = {
+    ...deployment,
+    source_config: { ...deployment.source_config },
+  };
+  for (const field of ["status", "updated_at", "active_revision_id", "runtime"]) delete rest[field];
+  delete rest.source_config.custom_url;
+  return rest;
 }

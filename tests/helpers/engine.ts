@@ -1,9 +1,15 @@
 import type { RevisionStatus } from "../../src/generated/prisma/enums";
 import type { Db } from "../../src/server/db";
+import { TERMINAL_STATUSES } from "../../src/schemas/revision-states";
+import { gateClient } from "../../testing/gate";
+import { inject } from "vitest";
 import { testDb } from "./fixtures";
 import { api } from "./http";
 
 // Waiting on the revision engine, which runs beside the tests in its own process.
+
+/** The test worker's gate: hold a step (of one deployment) to see a revision mid-flight. */
+export const engineGate = () => gateClient(inject("gateUrl"));
 
 export async function waitFor<T>(
   read: () => Promise<T>,
@@ -20,14 +26,8 @@ export async function waitFor<T>(
   }
 }
 
-export const FINAL: RevisionStatus[] = [
-  "CREATE_FAILED",
-  "BUILD_FAILED",
-  "DEPLOY_FAILED",
-  "DEPLOYED",
-  "SKIPPED",
-  "INTERRUPTED",
-];
+/** Final statuses, from the one state table. */
+export const FINAL: RevisionStatus[] = TERMINAL_STATUSES;
 
 /** The revision once it reaches one of `statuses` (by default: any final status). */
 export const waitForRevision = (

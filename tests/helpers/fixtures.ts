@@ -1,5 +1,5 @@
 import { inject } from "vitest";
-import type { Role } from "../../src/generated/prisma/enums";
+import type { OrgRole, Role } from "../../src/generated/prisma/enums";
 import { generateApiKey } from "../../src/server/auth/api-keys";
 import type { Actor } from "../../src/server/auth/actor";
 import { createDb, type Db } from "../../src/server/db";
@@ -12,12 +12,18 @@ export function testDb(): Db {
   return shared;
 }
 
+/**
+ * Per workspace role one user and key; `admin` is also an organization admin. `workspaceAdmin`
+ * is the admin of a second workspace of the same organization, and only an organization member.
+ */
+type TenantRole = Role | "workspaceAdmin";
+
 export interface Tenant {
   organizationId: string;
   workspaceId: string;
-  keys: Record<Role, string> & { organization: string };
-  actors: Record<Role, Actor>;
-  userIds: Record<Role, string>;
+  keys: Record<TenantRole, string> & { organization: string };
+  actors: Record<TenantRole, Actor>;
+  userIds: Record<TenantRole, string>;
 }
 
 let counter = 0;
@@ -34,36 +40,48 @@ export async function createTenant(db: Db = testDb(), organizationId?: string): 
   const workspace = await db.workspace.create({
     data: { organizationId: org.id, name: `ws ${tag}` },
   });
-  const roles: Role[] = ["admin", "editor", "viewer"];
+  const secondWorkspace = await db.workspace.create({
+    data: { organizationId: org.id, name: `ws2 ${tag}` },
+  });
+  const roles: TenantRole[] = ["admin", "workspaceAdmin", "editor", "viewer"];
   const keys = {} as Tenant["keys"];
   const actors = {} as Tenant["actors"];
   const userIds = {} as Tenant["userIds"];
-  for (const role of roles) {
+  for (const tenantRole of roles) {
+    const role: Role = tenantRole === "workspaceAdmin" ? "admin" : tenantRole;
+    const orgRole: OrgRole = tenantRole === "admin" ? "admin" : "member";
+    const workspaceId = tenantRole === "workspaceAdmin" ? secondWorkspace.id : workspace.id;
     const user = await db.user.create({
-      data: { email: `${role}-${tag}@example.test`, name: `${role} ${tag}` },
+      data: { email: `${tenantRole}-${tag}@example.test`, name: `${tenantRole} ${tag}` },
     });
-    await db.membership.create({ data: { userId: user.id, workspaceId: workspace.id, role } });
+    await db.membership.create({ data: { userId: user.id, workspaceId, role } });
+    if (orgRole !== "member")
+      await db.organizationMember.create({
+        data: { organizationId: org.id, userId: user.id, role: orgRole },
+      });
     const key = generateApiKey();
     const apiKey = await db.apiKey.create({
       data: {
         organizationId: org.id,
-        workspaceId: workspace.id,
-        name: `${role} key`,
+        workspaceId,
+        name: `${tenantRole} key`,
         role,
+        orgRole,
         prefix: key.prefix,
         keyHash: key.hash,
         createdById: user.id,
       },
     });
-    keys[role] = key.key;
-    userIds[role] = user.id;
-    actors[role] = {
+    keys[tenantRole] = key.key;
+    userIds[tenantRole] = user.id;
+    actors[tenantRole] = {
       kind: "user",
       userId: user.id,
       apiKeyId: apiKey.id,
       organizationId: org.id,
-      workspaceId: workspace.id,
+      workspaceId,
       role,
+      orgRole,
     };
   }
   const orgKey = generateApiKey();
@@ -73,6 +91,7 @@ export async function createTenant(db: Db = testDb(), organizationId?: string): 
       workspaceId: null,
       name: "org key",
       role: "admin",
+      orgRole: "admin",
       prefix: orgKey.prefix,
       keyHash: orgKey.hash,
     },

@@ -32,7 +32,7 @@ export async function api<T = any>(
     body,
   });
   const text = await res.text();
-  let parsed: unknown = undefined;
+  let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {

@@ -109,6 +109,92 @@ describe("npm run hangar", { timeout: 180_000 }, () => {
     expect((await api("/v2/tag-keys", { key })).status).toBe(401);
   });
 
+  it("sets organization roles: --org-role on keys and members", async () => {
+    const provider = (n: string) => ({
+      provider_id: `cli-${tag}-${n}`,
+      name: "CLI",
+      client_id: "c",
+      client_secret: "s3cret",
+      auth_url: "https://login.example.com/a",
+      token_url: "https://login.example.com/t",
+    });
+    const plain = await hangar([
+      "apikey",
+      "create",
+      "--workspace",
+      workspaceId,
+      "--role",
+      "admin",
+      "--name",
+      "ws-admin",
+    ]);
+    expect(plain.json).toMatchObject({ role: "admin", org_role: "member" });
+    const refused = await api("/v2/auth/providers", {
+      key: plain.json.key,
+      method: "POST",
+      body: provider("a"),
+    });
+    expect(refused.status).toBe(403);
+    const orgAdmin = await hangar([
+      "apikey",
+      "create",
+      "--workspace",
+      workspaceId,
+      "--role",
+      "editor",
+      "--org-role",
+      "admin",
+      "--name",
+      "org-admin",
+    ]);
+    expect(orgAdmin.json).toMatchObject({ role: "editor", org_role: "admin" });
+    const created = await api("/v2/auth/providers", {
+      key: orgAdmin.json.key,
+      method: "POST",
+      body: provider("b"),
+    });
+    expect(created.status, created.text).toBe(201);
+
+    const email = `cli-org-${tag}@example.test`;
+    const added = await hangar([
+      "member",
+      "add",
+      "--workspace",
+      workspaceId,
+      "--email",
+      email,
+      "--role",
+      "viewer",
+      "--org-role",
+      "admin",
+      "--password",
+      "a-long-password",
+    ]);
+    expect(added.json.member).toMatchObject({ email, role: "viewer", org_role: "admin" });
+    const demoted = await hangar([
+      "member",
+      "org-role",
+      "--workspace",
+      workspaceId,
+      "--user",
+      added.json.member.user_id,
+      "--org-role",
+      "member",
+    ]);
+    expect(demoted.json).toMatchObject({ email, org_role: "member" });
+    const bad = await hangar([
+      "member",
+      "org-role",
+      "--workspace",
+      workspaceId,
+      "--user",
+      added.json.member.user_id,
+      "--org-role",
+      "boss",
+    ]);
+    expect(bad.code).toBe(1);
+  });
+
   it("creates organization-scoped keys that need X-Tenant-Id", async () => {
     const created = await hangar([
       "apikey",

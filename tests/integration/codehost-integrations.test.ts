@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startCodehostServer, type CodehostServer } from "../../scripts/codehost-server";
+import { startCodehostServer, type CodehostServer } from "../../testing/codehost-server";
 import { createCaller } from "../../src/server/api/root";
 import { decrypt } from "../../src/server/crypto";
 import { createTenant, testDb, type Tenant } from "../helpers/fixtures";
@@ -30,7 +30,7 @@ beforeAll(async () => {
 });
 afterAll(() => host?.stop());
 
-const create = (body: Record<string, unknown>, key = tenant.keys.editor) =>
+const create = (body: Record<string, unknown>, key = tenant.keys.admin) =>
   api("/v1/integrations/codehost", { key, method: "POST", body });
 const tokenIntegration = (extra: Record<string, unknown> = {}, key?: string) =>
   create({ name: "token host", api_base_url: host.url, token: TOKEN, ...extra }, key);
@@ -96,8 +96,8 @@ describe("REST /v1/integrations/codehost", () => {
 
   it("lists the organization's installations oldest first", async () => {
     const org = await createTenant();
-    const first = await tokenIntegration({ name: "first" }, org.keys.editor);
-    const second = await tokenIntegration({ name: "second" }, org.keys.editor);
+    const first = await tokenIntegration({ name: "first" }, org.keys.admin);
+    const second = await tokenIntegration({ name: "second" }, org.keys.admin);
     const list = await api("/v1/integrations/codehost/install", { key: org.keys.viewer });
     expect(list.status).toBe(200);
     expect(list.body).toEqual([
@@ -238,30 +238,40 @@ describe("REST /v1/integrations/forge/codehost/{integration_id}/repos", () => {
 
 describe("tRPC integrations", () => {
   it("uses the same services, roles and tenancy", async () => {
-    const editor = createCaller({ db: testDb(), requestId: "c1", actor: tenant.actors.editor });
-    const created = await editor.integrations.create({
+    const editor = createCaller({ db: testDb(), requestId: "c1", actor: tenant.actors.admin });
+    const wsAdmin = createCaller({
+      db: testDb(),
+      requestId: "c0",
+      actor: tenant.actors.workspaceAdmin,
+    });
+    await expect(
+      wsAdmin.codehostIntegrations.create({ name: "x", api_base_url: host.url, token: TOKEN }),
+    ).rejects.toMatchObject({ code: "FORBIDDEN" });
+    const created = await editor.codehostIntegrations.create({
       name: "via trpc",
       api_base_url: host.url,
       token: TOKEN,
     });
     expect(JSON.stringify(created)).not.toContain(TOKEN);
-    expect((await editor.integrations.list()).map((i) => i.id)).toContain(created.id);
-    const listed = await editor.integrations.listRepositories({ integrationId: created.id });
+    expect((await editor.codehostIntegrations.list()).map((i) => i.id)).toContain(created.id);
+    const listed = await editor.codehostIntegrations.listRepositories({
+      integrationId: created.id,
+    });
     expect(listed).toHaveLength(host.repos.length);
 
     host.setRevoked(TOKEN);
     await expect(
-      editor.integrations.listRepositories({ integrationId: created.id }),
+      editor.codehostIntegrations.listRepositories({ integrationId: created.id }),
     ).rejects.toMatchObject({ code: "BAD_GATEWAY" });
     host.setRevoked(TOKEN, false);
 
     const viewer = createCaller({ db: testDb(), requestId: "c2", actor: tenant.actors.viewer });
     await expect(
-      viewer.integrations.create({ name: "x", api_base_url: host.url, token: TOKEN }),
+      viewer.codehostIntegrations.create({ name: "x", api_base_url: host.url, token: TOKEN }),
     ).rejects.toMatchObject({ code: "FORBIDDEN" });
     const stranger = createCaller({ db: testDb(), requestId: "c3", actor: other.actors.admin });
     await expect(
-      stranger.integrations.listRepositories({ integrationId: created.id }),
+      stranger.codehostIntegrations.listRepositories({ integrationId: created.id }),
     ).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 });

@@ -1,12 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTenant, testDb, type Tenant } from "../helpers/fixtures";
 import { createDeploymentOverHttp, uniqueName, validDeployment } from "../helpers/deployments";
+import { waitForRevision } from "../helpers/engine";
 import { api } from "../helpers/http";
 
 let tenant: Tenant;
 let other: Tenant;
 let prefix: string;
-const d: Record<string, { id: string; name: string }> = {};
+const d: Record<string, { id: string; name: string; latest_revision_id: string }> = {};
 const tags: Record<string, string> = {};
 
 /** The ids the list answers for a query string, in order. */
@@ -51,8 +52,14 @@ beforeAll(async () => {
   });
   await make("delta", "internal_container", { tag_value_ids: [tags["team=b"]] });
   await make("echo", "internal_container", { image_version: "1.0" });
-  await db.deployment.update({ where: { id: d.beta!.id }, data: { status: "READY" } });
-  await db.deployment.update({ where: { id: d.gamma!.id }, data: { status: "UNUSED" } });
+  // The statuses are the test's own: first let the worker finish every first revision (it moves
+  // a deployment to READY when one deploys), then set each status the filters expect.
+  await Promise.all(Object.values(d).map((x) => waitForRevision(x.latest_revision_id)));
+  const statuses = { alpha: "AWAITING_DATABASE", beta: "READY", gamma: "UNUSED" } as const;
+  for (const label of ["alpha", "beta", "gamma", "delta", "echo"]) {
+    const status = statuses[label as keyof typeof statuses] ?? "AWAITING_DATABASE";
+    await db.deployment.update({ where: { id: d[label]!.id }, data: { status } });
+  }
   await db.deployment.update({
     where: { id: d.delta!.id },
     data: { listenerId: "00000000-0000-4000-8000-00000000d1d1" },

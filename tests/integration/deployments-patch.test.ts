@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createCaller } from "../../src/server/api/root";
 import { decrypt } from "../../src/server/crypto";
+import { waitForRevision } from "../helpers/engine";
 import { createTenant, testDb, type Tenant } from "../helpers/fixtures";
 import { api } from "../helpers/http";
 import {
@@ -116,11 +117,16 @@ describe("PATCH /v2/deployments/{id}: which changes cut a revision", () => {
       secrets: [{ name: "KEY", value: "v1" }],
       source_config: { custom_url: "https://same.example" },
     });
+    // Once the worker is done with revision 1, nothing else moves the deployment under the test.
+    await waitForRevision(created.latest_revision_id);
     const read = await api(`/v2/deployments/${created.id}`, { key: editor });
     const etag = read.headers.get("etag")!;
 
-    // The GET response sent back as it is, with If-Match, and an empty patch.
-    for (const body of [read.body, {}]) {
+    // The GET response sent back without its source_revision_config (which always cuts a
+    // revision, section 5.4), with If-Match, and an empty patch.
+    const settings = { ...read.body };
+    delete settings.source_revision_config;
+    for (const body of [settings, {}]) {
       const res = await patchDeployment(editor, created.id, body, { "if-match": etag });
       expect(res.status, res.text).toBe(200);
       expect(res.headers.get("etag")).toBe(etag);
@@ -131,6 +137,12 @@ describe("PATCH /v2/deployments/{id}: which changes cut a revision", () => {
       where: { targetId: created.id, action: "deployment.update" },
     });
     expect(audits).toBe(0);
+
+    // Sent back with it, the same configuration is a request for a new revision.
+    const again = await patchDeployment(editor, created.id, read.body, { "if-match": etag });
+    expect(again.status, again.text).toBe(200);
+    expect(again.body.latest_revision_id).not.toBe(created.latest_revision_id);
+    expect((await revisionsOf(created.id)).map((r) => r.number)).toEqual([1, 2]);
   });
 
   it("records what changed in the audit log, never secret values", async () => {

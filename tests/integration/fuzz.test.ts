@@ -115,3 +115,39 @@ describe("fuzz: malformed input never produces a 5xx", () => {
     });
   }
 });
+
+// Issue 11: deep nesting, lone surrogates and huge strings on every JSON route, in every field.
+describe("fuzz: hostile JSON never produces a 5xx", () => {
+  const deep = "[".repeat(3000) + "]".repeat(3000);
+  const huge = JSON.stringify("a".repeat(700_000));
+  for (const endpoint of endpoints.filter((e) => e.body)) {
+    it(`${endpoint.method} ${endpoint.path}`, async () => {
+      const keys = [...new Set([...knownKeys(endpoint.body), "x"])];
+      const bodies = [
+        deep,
+        `{"${keys[0]}": ${deep}}`,
+        `{"\\ud800": 1}`,
+        ...keys.flatMap((k) => [
+          `{"${k}": "lone \\udc00 surrogate"}`,
+          `{"${k}": ${huge}}`,
+          `{"${k}": {"${keys[0]}": ["\\ud83d"]}}`,
+        ]),
+      ];
+      const path = endpoint.path.replace(/\{\w+\}/g, () => "00000000-0000-4000-8000-000000000000");
+      for (const rawBody of bodies) {
+        const res = await api(path, {
+          key: tenant.keys.admin,
+          method: endpoint.method,
+          rawBody,
+          headers: { "content-type": "application/json" },
+        });
+        expect(
+          res.status,
+          `${path} ${rawBody.slice(0, 80)} -> ${res.text.slice(0, 300)}`,
+        ).toBeLessThan(500);
+        expect(res.body).toHaveProperty("detail");
+        expect(res.text.length).toBeLessThan(10_000);
+      }
+    });
+  }
+});

@@ -1,10 +1,13 @@
 import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { buildIfStale } from "../../scripts/build-if-stale";
-import { startCodehostServer } from "../../scripts/codehost-server";
-import { createTestDatabase } from "../helpers/database";
-import { startServer, startWorkerProcess, testSecrets } from "../helpers/server";
-import { ensurePostgres, ensureRedis, REDIS_URL } from "../helpers/services";
+import { startCodehostServer } from "../../testing/codehost-server";
+import { createTestDatabase } from "../../testing/database";
+import { startServer, startWorkerProcess, testSecrets } from "../../testing/server";
+import { ensurePostgres, ensureRedis, REDIS_URL } from "../../testing/services";
 
 export const BOOTSTRAP_KEY = "hgr_integration_bootstrap_key_0123456789";
 
@@ -12,13 +15,15 @@ declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
     testEnv: Record<string, string>;
-    /** A local code host (scripts/codehost-server.ts) serving the sample repositories. */
+    /** A local code host (testing/codehost-server.ts) serving the sample repositories. */
     codehostUrl: string;
+    /** The worker's gate (testing/gate.ts): tests hold a step to see a revision mid-flight. */
+    gateUrl: string;
   }
 }
 
-/** Shared by the test run's worker: quick polling; a step delay so tests can see a revision mid-flight. */
-export const WORKER_ENV = { HANGAR_QUEUE_POLL_SECONDS: "0.5", HANGAR_FAKE_STEP_DELAY_MS: "150" };
+/** Shared by the test run's worker: quick polling. Its drivers are gated (testing/gate.ts). */
+export const WORKER_ENV = { HANGAR_QUEUE_POLL_SECONDS: "0.5" };
 
 /** One throwaway database, one built server and one revision worker for the whole integration run. */
 export default async function setup(project: TestProject) {
@@ -35,16 +40,23 @@ export default async function setup(project: TestProject) {
     // A loaded shared machine can starve Redis past the 30 ms default and fail open mid-test.
     HANGAR_RATELIMIT_REDIS_TIMEOUT_MS: "250",
     HANGAR_BOOTSTRAP_API_KEY: BOOTSTRAP_KEY,
+    // The local code hosts and OAuth servers of the tests listen on loopback, which the
+    // outbound address policy refuses unless listed (127.0.0.2 and others stay refused).
+    HANGAR_EGRESS_ALLOWLIST: "127.0.0.1",
     HANGAR_MODE: "managed",
+    // Uploads and build contexts of this run only (server and worker share it).
+    HANGAR_DATA_DIR: mkdtempSync(path.join(tmpdir(), "hangar-it-data-")),
   };
   const server = await startServer(env);
   const codehost = await startCodehostServer();
-  const worker = await startWorkerProcess({ ...env, ...WORKER_ENV });
+  const worker = await startWorkerProcess({ ...env, ...WORKER_ENV }, { gated: true });
   project.provide("baseUrl", server.url);
   project.provide("codehostUrl", codehost.url);
+  project.provide("gateUrl", worker.gateUrl!);
   project.provide("testEnv", env);
   return async () => {
     await Promise.all([server.stop(), worker.stop(), codehost.stop()]);
     if (process.env.KEEP_TEST_DB !== "1") await database.drop();
+    rmSync(env.HANGAR_DATA_DIR, { recursive: true, force: true });
   };
 }

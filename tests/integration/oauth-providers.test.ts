@@ -44,9 +44,9 @@ function provider(overrides: Record<string, unknown> = {}) {
   };
 }
 
-const create = (body: unknown, key = tenant.keys.editor) =>
+const create = (body: unknown, key = tenant.keys.admin) =>
   api("/v2/auth/providers", { key, method: "POST", body });
-const patch = (providerId: string, body: unknown, key = tenant.keys.editor) =>
+const patch = (providerId: string, body: unknown, key = tenant.keys.admin) =>
   api(`/v2/auth/providers/${providerId}`, { key, method: "PATCH", body });
 const storedRow = (id: string) => testDb().oAuthProvider.findUniqueOrThrow({ where: { id } });
 
@@ -59,7 +59,7 @@ describe("REST /v2/auth/providers", () => {
       organization_id: tenant.organizationId,
       provider_id: "github-main",
       uses_pkce: false,
-      code_challenge_method: null,
+      code_challenge_method: "S256",
       token_endpoint_auth_method: "client_secret_post",
       is_dynamic_client: false,
       provider_type: null,
@@ -129,7 +129,7 @@ describe("REST /v2/auth/providers", () => {
     );
 
     const del = await api(`/v2/auth/providers/${id}`, {
-      key: tenant.keys.editor,
+      key: tenant.keys.admin,
       method: "DELETE",
     });
     expect(del.status).toBe(204);
@@ -141,7 +141,7 @@ describe("REST /v2/auth/providers", () => {
     const created = await create(provider());
     await patch(created.body.provider_id, { client_secret: "audited-new-secret" });
     await api(`/v2/auth/providers/${created.body.provider_id}`, {
-      key: tenant.keys.editor,
+      key: tenant.keys.admin,
       method: "DELETE",
     });
     const events = await testDb().auditEvent.findMany({
@@ -163,7 +163,7 @@ describe("REST /v2/auth/providers", () => {
     const dup = await create(provider({ provider_id: "dup" }));
     expect(dup.status).toBe(409);
     expect(dup.body.detail).toContain("dup");
-    expect((await create(provider({ provider_id: "dup" }), other.keys.editor)).status).toBe(201);
+    expect((await create(provider({ provider_id: "dup" }), other.keys.admin)).status).toBe(201);
   });
 
   it("accepts only absolute https URLs, http only for localhost (422 with loc)", async () => {
@@ -204,7 +204,7 @@ describe("REST /v2/auth/providers", () => {
       expect.arrayContaining(["provider_id", "client_id", "auth_url", "token_url"]),
     );
     const malformed = await api("/v2/auth/providers", {
-      key: tenant.keys.editor,
+      key: tenant.keys.admin,
       method: "POST",
       rawBody: "{",
       headers: { "content-type": "application/json" },
@@ -269,7 +269,7 @@ describe("REST /v2/auth/providers", () => {
     expect((await patch(id, { client_secret: null })).status).toBe(400);
     const noPkce = await patch(id, { uses_pkce: false });
     expect(noPkce.status).toBe(200);
-    expect(noPkce.body.code_challenge_method).toBeNull();
+    expect(noPkce.body.code_challenge_method).toBe("S256");
 
     const back = await patch(id, { token_endpoint_auth_method: "none", uses_pkce: true });
     expect(back.status).toBe(200);
@@ -312,7 +312,12 @@ describe("REST /v2/auth/providers", () => {
 
 describe("tRPC oauthProviders", () => {
   it("uses the same service, roles and tenancy", async () => {
-    const editor = createCaller({ db: testDb(), requestId: "p1", actor: tenant.actors.editor });
+    // The organization admin changes providers; a workspace editor cannot.
+    const editor = createCaller({ db: testDb(), requestId: "p1", actor: tenant.actors.admin });
+    const wsEditor = createCaller({ db: testDb(), requestId: "p0", actor: tenant.actors.editor });
+    await expect(wsEditor.oauthProviders.create(provider())).rejects.toMatchObject({
+      code: "FORBIDDEN",
+    });
     const created = await editor.oauthProviders.create(provider({ provider_id: "trpc-provider" }));
     expect(JSON.stringify(created)).not.toContain(SECRET);
     expect(await editor.oauthProviders.get({ providerId: "trpc-provider" })).toEqual(created);

@@ -1,24 +1,18 @@
 import { randomUUID } from "node:crypto";
 import { encode } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createTenant } from "../helpers/fixtures";
+import { hashPassword } from "../../src/server/auth/passwords";
+import { createTenant, testDb } from "../helpers/fixtures";
+import { signedIn, signInAttempt } from "../helpers/sign-in";
 import { api, type ApiResponse } from "../helpers/http";
-import { startThrowawayRedis, type ThrowawayRedis } from "../helpers/redis";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startThrowawayRedis, type ThrowawayRedis } from "../../testing/redis";
+import { startServer, type RunningServer } from "../../testing/server";
 
 // The proxy limits before routing: any path containing /repos is a repository listing.
 const repos = () => `/v1/integrations/forge/codehost/${randomUUID()}/repos`;
 const randomKey = () => `hgr_rl_${randomUUID().replaceAll("-", "")}`;
 const times = <T>(n: number, f: (i: number) => Promise<T>) =>
   Promise.all(Array.from({ length: n }, (_, i) => f(i)));
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
-async function timed(path: string, options: Parameters<typeof api>[1]) {
-  const started = performance.now();
-  const response = await api(path, options);
-  return { response, ms: performance.now() - started };
-}
 
 function expectLimitHeaders(response: ApiResponse, policy: string, q: number, w: number) {
   expect(response.headers.get("ratelimit-policy")).toBe(`"${policy}";q=${q};w=${w}`);
@@ -55,11 +49,9 @@ describe("rate limits on the shared server", () => {
     expect(other.headers.get("x-ratelimit-remaining")).toBe("99");
   });
 
-  it("x-user-id calls count per user and address; a dashboard session per user id", async () => {
-    const user = randomUUID();
-    const first = await api("/v2/nothing-here", { headers: { "x-user-id": user } });
-    expectLimitHeaders(first, "default-user", 1000, 10);
-    expect(first.headers.get("x-ratelimit-remaining")).toBe("999");
+  it("x-user-id alone names no bucket (the address counts); a dashboard session per user id", async () => {
+    const first = await api("/v2/nothing-here", { headers: { "x-user-id": randomUUID() } });
+    expectLimitHeaders(first, "catch-all-ip", 100, 60);
 
     const secret = inject("testEnv").AUTH_SECRET!;
     const salt = "authjs.session-token";
@@ -74,7 +66,7 @@ describe("rate limits on the shared server", () => {
   it("two instances sharing Redis admit exactly the limit under concurrent load", async () => {
     const second = await startServer(inject("testEnv"));
     try {
-      const key = randomKey();
+      const key = (await createTenant()).keys.viewer;
       const path = repos();
       const bases = [inject("baseUrl"), second.url];
       const statuses = await times(260, (i) =>
@@ -130,16 +122,20 @@ describe("an instance on a Redis of its own", () => {
     }
   });
 
-  it("Redis slow or down: requests pass within 50 ms of usual; limits return with Redis", async () => {
-    const key = randomKey();
+  // No timing asserted here (the budget is HANGAR_RATELIMIT_REDIS_TIMEOUT_MS, a setting): a
+  // paused Redis never answers, so these requests complete only because the limiter gives up
+  // on the store and lets them through.
+  it("Redis slow or down: requests pass unlimited; limits return with Redis", async () => {
+    // Live keys: a made-up key would count by address, which the test above used up.
+    const tenant = await createTenant();
+    const key = tenant.keys.viewer;
     const sample = async () => {
       const results = [];
       for (let i = 0; i < 15; i++)
-        results.push(await timed("/v1/ping", { key, baseUrl: server.url }));
+        results.push(await api("/v1/ping", { key, baseUrl: server.url }));
       return results;
     };
     await sample(); // warm-up
-    const usual = median((await sample()).map((r) => r.ms));
     const logStart = server.output().length;
 
     redis.pause();
@@ -148,13 +144,10 @@ describe("an instance on a Redis of its own", () => {
     await redis.kill();
     const down = await sample();
 
-    for (const { response, ms } of [...slow, ...down]) {
+    for (const response of [...slow, ...down]) {
       expect(response.status).toBe(404);
       expect(response.headers.get("ratelimit-policy")).toBeNull();
-      expect(ms).toBeLessThan(1000);
     }
-    expect(median(slow.map((r) => r.ms))).toBeLessThan(usual + 50);
-    expect(median(down.map((r) => r.ms))).toBeLessThan(usual + 50);
 
     await redis.restart();
     let back: ApiResponse | undefined;
@@ -163,12 +156,95 @@ describe("an instance on a Redis of its own", () => {
       back = await at("/v1/ping", { key });
     }
     expectLimitHeaders(back!, "default-api-key", 1000, 10);
-    const deleter = randomKey();
+    const deleter = tenant.keys.editor;
     const deletions = await times(11, () => at("/v1/sessions", { key: deleter, method: "DELETE" }));
     expect(deletions.filter((r) => r.status === 429)).toHaveLength(1);
 
     const log = server.output().slice(logStart);
     expect(log.match(/rate limiter store unavailable/g)).toHaveLength(1);
     expect(log).toContain("rate limiter store recovered");
+  });
+});
+
+// Issue 11, findings 2 and 7: made-up credentials name no bucket (on an instance and Redis of
+// its own, since they use up the address's budget).
+describe("rate-limit identity comes from verified credentials only", () => {
+  let redis: ThrowawayRedis;
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    redis = await startThrowawayRedis();
+    server = await startServer({ ...inject("testEnv"), REDIS_URL: redis.url });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await redis?.stop();
+  });
+
+  it("signs in again and again with the right password (successes are not failures)", async () => {
+    const tenant = await createTenant();
+    const email = `signin-ok-${randomUUID()}@example.test`;
+    await testDb().user.update({
+      where: { id: tenant.userIds.editor },
+      data: { email, passwordHash: await hashPassword("the-right-password") },
+    });
+    for (let i = 0; i < 12; i++)
+      expect(
+        signedIn(await signInAttempt(email, "the-right-password", { baseUrl: server.url })),
+      ).toBe(true);
+  });
+
+  it("locks an account after 10 wrong passwords: then even the right one is refused", async () => {
+    const db = testDb();
+    const tenant = await createTenant();
+    const email = `signin-${randomUUID()}@example.test`;
+    await db.user.update({
+      where: { id: tenant.userIds.viewer },
+      data: { email, passwordHash: await hashPassword("the-right-password") },
+    });
+    for (let i = 0; i < 10; i++) {
+      const wrong = await signInAttempt(email, `guess-${i}`, {
+        baseUrl: server.url,
+        headers: { "x-user-id": randomUUID() },
+      });
+      expect(wrong.status).toBe(302);
+      expect(signedIn(wrong)).toBe(false);
+    }
+    const right = await signInAttempt(email, "the-right-password", { baseUrl: server.url });
+    expect(signedIn(right)).toBe(false);
+    expect(right.headers.get("location")).toContain("code=too_many_attempts");
+  });
+
+  it("limits sign-in attempts per address, however x-user-id rotates", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 25; i++) {
+      const res = await fetch(`${server.url}/api/auth/callback/credentials`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "x-user-id": randomUUID(), "content-type": "application/x-www-form-urlencoded" },
+        body: "email=a%40b.test&password=x",
+      });
+      statuses.push(res.status);
+    }
+    // 23 attempts above, then at most 7 more of the address's 30 per minute.
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(18);
+    expect(statuses.slice(-5)).toEqual([429, 429, 429, 429, 429]);
+  });
+
+  it("a flood of made-up API keys from one address meets the address's 429", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 130; i++)
+      statuses.push(
+        (await api("/v2/deployments", { key: randomKey(), baseUrl: server.url })).status,
+      );
+    expect(new Set(statuses)).toEqual(new Set([401, 429]));
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(100);
+    expect(statuses.slice(-30).every((s) => s === 429)).toBe(true);
+    // A live key still has its own budget from the same address.
+    const live = await api("/v2/deployments", {
+      key: (await createTenant()).keys.viewer,
+      baseUrl: server.url,
+    });
+    expect(live.status).toBe(200);
   });
 });

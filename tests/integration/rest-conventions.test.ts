@@ -60,9 +60,12 @@ describe("REST conventions", () => {
   });
 
   it("answers unknown API routes with a JSON 404 and unsupported methods with 405 and Allow", async () => {
-    const unknown = await api("/v2/nothing-here", { key: tenant.keys.viewer });
-    expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ detail: "Not Found", code: "not_found" });
+    // The version roots too, and paths that `..` folds back onto them.
+    for (const path of ["/v2/nothing-here", "/v2", "/v2/", "/v1/", "/v2/tag-keys/.."]) {
+      const unknown = await api(path, { key: tenant.keys.viewer, method: "DELETE" });
+      expect(unknown.status, path).toBe(404);
+      expect(unknown.body, path).toEqual({ detail: "Not Found", code: "not_found" });
+    }
     const method = await api("/v2/templates", { key: tenant.keys.viewer, method: "PUT" });
     expect(method.status).toBe(405);
     expect(method.headers.get("allow")).toBe("GET");
@@ -72,7 +75,12 @@ describe("REST conventions", () => {
     const doc = await api("/openapi.json");
     expect(doc.status).toBe(200);
     expect(doc.body.openapi).toBe("3.1.0");
-    expect((await api("/info")).body).toMatchObject({ mode: "managed", region: "us" });
+    // No cluster is configured in the tests: /info says revisions are a dry run.
+    expect((await api("/info")).body).toMatchObject({
+      mode: "managed",
+      region: "us",
+      runtime: "dry_run",
+    });
     expect((await api("/healthz")).body).toEqual({ status: "ok" });
     expect((await api("/readyz")).body).toEqual({ status: "ok" });
   });

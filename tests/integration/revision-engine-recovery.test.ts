@@ -1,17 +1,21 @@
+import { randomUUID } from "node:crypto";
+import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../../src/server/db";
 import { createDeployment } from "../../src/server/services/deployments/create";
 import { deleteDeployment } from "../../src/server/services/deployments/delete";
-import { createTestDatabase } from "../helpers/database";
+import { patchDeployment } from "../../src/server/services/deployments/patch";
+import { uploadPathOf, uploadStore } from "../../src/server/storage";
+import { sampleProject, tarGz } from "../helpers/tarball";
+import { createTestDatabase } from "../../testing/database";
 import { waitFor, waitForRevision } from "../helpers/engine";
 import { createTenant, type Tenant } from "../helpers/fixtures";
-import { startWorkerProcess, type RunningWorker } from "../helpers/server";
+import { startWorkerProcess, type RunningWorker } from "../../testing/server";
 
 // Workers of our own on a database of our own (the test server's worker never sees it): a
 // worker killed mid-step, and a deletion observed before any worker tears it down.
 
-const SLOW = {
-  HANGAR_FAKE_STEP_DELAY_MS: "2500",
+const QUICK_RECOVERY = {
   HANGAR_JOB_EXPIRE_SECONDS: "4",
   HANGAR_QUEUE_MAINTENANCE_SECONDS: "1",
   HANGAR_QUEUE_POLL_SECONDS: "0.5",
@@ -23,8 +27,15 @@ let db: Db;
 let tenant: Tenant;
 const workers: RunningWorker[] = [];
 
-const startWorker = async (extra: Record<string, string> = {}) => {
-  const worker = await startWorkerProcess({ DATABASE_URL: database.url, ...SLOW, ...extra });
+const startWorker = async (extra: Record<string, string> = {}, options = { gated: false }) => {
+  // The key this process stores uploads with (the run's), so the worker can read them.
+  const env = {
+    DATABASE_URL: database.url,
+    HANGAR_ENCRYPTION_KEY: process.env.HANGAR_ENCRYPTION_KEY!,
+    ...QUICK_RECOVERY,
+    ...extra,
+  };
+  const worker = await startWorkerProcess(env, options);
   workers.push(worker);
   return worker;
 };
@@ -40,20 +51,32 @@ afterAll(async () => {
   await database.drop();
 });
 
-const createSourceDeployment = (name: string) =>
-  createDeployment(db, tenant.actors.editor, {
+/** An uploaded source deployment, as the deploy client makes one: create, upload, patch. */
+async function createSourceDeployment(name: string) {
+  const created = await createDeployment(db, tenant.actors.editor, {
     name,
     source: "internal_source",
     source_config: { build_command: "make" },
-    source_revision_config: { source_tarball_path: "uploads/a.tgz", graph_config_path: "g.json" },
+    source_revision_config: {},
   } as Parameters<typeof createDeployment>[2]);
+  const objectPath = uploadPathOf(created.id, randomUUID());
+  await uploadStore().put(objectPath, Readable.from(tarGz(sampleProject())), 1024 * 1024);
+  const patched = await patchDeployment(db, tenant.actors.editor, created.id, {
+    source_revision_config: {
+      source_tarball_path: objectPath,
+      graph_config_path: "langgraph.json",
+    },
+  });
+  return patched.deployment;
+}
 
 describe("a worker killed mid-step", () => {
   it("leaves its revision to another worker, which finishes it without redoing finished steps", async () => {
-    const first = await startWorker();
+    // Its builds are held at the gate: killed there, the first worker is inside the build step.
+    const first = await startWorker({ HANGAR_TEST_HOLD: "build" }, { gated: true });
     const created = await createSourceDeployment("recovered");
     const revisionId = created.latest_revision_id!;
-    // BUILDING: the first worker is inside the (slowed) build now.
+    await first.gate!.waitUntilHeld({ step: "build" });
     await waitForRevision(revisionId, ["BUILDING"], { db, timeoutMs: 20_000 });
     first.process.kill("SIGKILL");
     await new Promise((r) => first.process.once("exit", r));
@@ -91,7 +114,7 @@ describe("deletion", () => {
     // A second DELETE changes nothing.
     await deleteDeployment(db, tenant.actors.editor, created.id);
 
-    await startWorker({ HANGAR_FAKE_STEP_DELAY_MS: "0" });
+    await startWorker();
     await waitFor(
       () => db.deployment.findUnique({ where: { id: created.id } }),
       (row) => row === null,

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { branchSha, startCodehostServer, type CodehostServer } from "../../scripts/codehost-server";
+import { branchSha, startCodehostServer, type CodehostServer } from "../../testing/codehost-server";
 import { createCodehostDeployment, createIntegration } from "../helpers/codehost";
-import { waitFor, waitForRevision } from "../helpers/engine";
+import { engineGate, waitFor, waitForRevision } from "../helpers/engine";
 import { createTenant, testDb, type Tenant } from "../helpers/fixtures";
 import { api } from "../helpers/http";
-import { createDeployment, patchOk, revisionsOf } from "../helpers/revision-fixtures";
+import { DRY_RUN_MESSAGE } from "../../src/server/jobs/drivers/recording";
+import { createDeployment, patchOk, revisionsOf, uniqueName } from "../helpers/revision-fixtures";
 
 // The revision engine end to end: the test server's worker drives revisions from QUEUED to a
 // final status against a local code host.
@@ -16,7 +17,7 @@ let integrationId: string;
 beforeAll(async () => {
   tenant = await createTenant();
   host = await startCodehostServer();
-  integrationId = await createIntegration(tenant.keys.editor, host);
+  integrationId = await createIntegration(tenant.keys.admin, host);
 });
 afterAll(() => host.stop());
 
@@ -31,8 +32,11 @@ describe("a codehost deployment", () => {
 
     const sha = branchSha("acme", "support-bot", "main");
     const deployment = await getDeployment(created.id);
+    // No cluster is configured: the revision and the deployment say nothing was started.
+    expect(revision.statusMessage).toBe(DRY_RUN_MESSAGE);
     expect(deployment.body).toMatchObject({
       status: "READY",
+      runtime: "dry_run",
       active_revision_id: created.latest_revision_id,
       source_revision_config: { repo_ref: "main", repo_commit_sha: sha },
     });
@@ -96,10 +100,18 @@ describe("several revisions of one deployment", () => {
   it("skips the middle of three quick patches and deploys the newest", async () => {
     const created = await createDeployment(tenant.keys.editor);
     await waitForRevision(created.latest_revision_id, ["DEPLOYED"]);
-    for (const tag of ["a", "b", "c"]) {
-      await patchOk(tenant.keys.editor, created.id, {
-        source_revision_config: { image_uri: `registry.example/app:${tag}` },
-      });
+    // Revision 2 is held at its deploy step, so 3 and 4 both exist before 3 could be admitted
+    // (one revision in flight per deployment): the newest wins, whatever the worker's speed.
+    const hold = { step: "deploy", name: created.name } as const;
+    await engineGate().hold(hold);
+    try {
+      for (const tag of ["a", "b", "c"]) {
+        await patchOk(tenant.keys.editor, created.id, {
+          source_revision_config: { image_uri: `registry.example/app:${tag}` },
+        });
+      }
+    } finally {
+      await engineGate().release(hold);
     }
     const revisions = await revisionsOf(created.id);
     const [, second, third, fourth] = revisions;
@@ -124,14 +136,20 @@ describe("several revisions of one deployment", () => {
     const second = (await revisionsOf(created.id))[1]!;
     await waitForRevision(second.id, ["DEPLOYED"]);
 
+    // Its next deploy waits at the gate until the test has seen the active revision stay.
+    const hold = { step: "deploy", name: created.name } as const;
+    await engineGate().hold(hold);
     const res = await api(`/v2/deployments/${created.id}/revisions/${first.id}/redeploy`, {
       key: tenant.keys.editor,
       method: "POST",
     });
     expect(res.status, res.text).toBe(200);
     const third = res.body.latest_revision_id;
-    // Not deployed yet (the worker takes at least one step delay): still the second.
+    // Not deployed yet: still the second.
     expect(res.body.active_revision_id).toBe(second.id);
+    await engineGate().waitUntilHeld(hold);
+    expect((await getDeployment(created.id)).body.active_revision_id).toBe(second.id);
+    await engineGate().release(hold);
     const deployed = await waitForRevision(third, ["DEPLOYED"]);
     expect(deployed.imageRef).toBe("registry.example/app:1");
     expect((await getDeployment(created.id)).body.active_revision_id).toBe(third);
@@ -146,7 +164,12 @@ describe("POST .../revisions/{id}/interrupt", () => {
     });
 
   it("stops an unfinished revision (200), then 409; 403 for viewers, 404 elsewhere", async () => {
-    const created = await createCodehostDeployment(tenant.keys.editor, host, integrationId);
+    // Held before its deploy, so it is unfinished whenever the interrupt arrives.
+    const hold = { step: "deploy", name: uniqueName("held") } as const;
+    await engineGate().hold(hold);
+    const created = await createCodehostDeployment(tenant.keys.editor, host, integrationId, {
+      name: hold.name,
+    });
     const revisionId = created.latest_revision_id;
     const res = await interrupt(created.id, revisionId);
     expect(res.status, res.text).toBe(200);
@@ -159,8 +182,14 @@ describe("POST .../revisions/{id}/interrupt", () => {
     const other = await createTenant();
     expect((await interrupt(created.id, revisionId, other.keys.admin)).status).toBe(404);
     expect((await interrupt(created.id, crypto.randomUUID())).status).toBe(404);
-    // The worker notices and stops: the revision stays interrupted, the deployment undeployed.
-    await new Promise((r) => setTimeout(r, 1500));
+    // Released, the worker notices and stops: the revision stays interrupted, nothing deployed.
+    await engineGate().release(hold);
+    await waitFor(
+      () => engineGate().held(),
+      (held) => !held.some((h) => h.name === hold.name),
+      { what: "the gate to let the deploy go" },
+    );
+
     expect((await testDb().revision.findUniqueOrThrow({ where: { id: revisionId } })).status).toBe(
       "INTERRUPTED",
     );

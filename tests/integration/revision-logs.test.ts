@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
-import { startCodehostServer, type CodehostServer } from "../../scripts/codehost-server";
+import { startCodehostServer, type CodehostServer } from "../../testing/codehost-server";
 import { createCaller } from "../../src/server/api/root";
-import { appendLogs } from "../../src/server/jobs/revision-logs";
+import { appendLogs } from "../../src/server/services/revisions/logs-append";
 import { createCodehostDeployment, createIntegration } from "../helpers/codehost";
-import { waitForRevision } from "../helpers/engine";
+import { engineGate, waitForRevision } from "../helpers/engine";
 import { createTenant, testDb, type Tenant } from "../helpers/fixtures";
 import { api } from "../helpers/http";
-import { createDeployment } from "../helpers/revision-fixtures";
+import { createDeployment, uniqueName } from "../helpers/revision-fixtures";
 
 // A revision's log: pages over REST and tRPC, and the live server-sent event stream.
 
@@ -18,7 +18,7 @@ let integrationId: string;
 beforeAll(async () => {
   tenant = await createTenant();
   host = await startCodehostServer();
-  integrationId = await createIntegration(tenant.keys.editor, host);
+  integrationId = await createIntegration(tenant.keys.admin, host);
 });
 afterAll(() => host.stop());
 
@@ -125,11 +125,17 @@ describe("GET .../revisions/{id}/logs", () => {
 
 describe("GET .../revisions/{id}/logs/stream", () => {
   it("delivers lines while the revision runs, then ends with its final status", async () => {
-    const created = await createCodehostDeployment(tenant.keys.editor, host, integrationId);
+    // Its deploy waits at the gate until the stream has delivered the line that starts it.
+    const hold = { step: "deploy", name: uniqueName("live") } as const;
+    await engineGate().hold(hold);
+    const created = await createCodehostDeployment(tenant.keys.editor, host, integrationId, {
+      name: hold.name,
+    });
     const revisionId = created.latest_revision_id;
     const seenWhileRunning: string[] = [];
     const events = await readEvents(`${logsPath(created.id, revisionId)}/stream`, {}, (event) => {
       if (event.event !== "log") return;
+      if (JSON.parse(event.data).line.startsWith("Deploying ")) void engineGate().release(hold);
       void testDb()
         .revision.findUniqueOrThrow({ where: { id: revisionId } })
         .then((r) => r.status !== "DEPLOYED" && seenWhileRunning.push(event.data));

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { branchSha, startCodehostServer, type CodehostServer } from "../../scripts/codehost-server";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { branchSha, startCodehostServer, type CodehostServer } from "../../testing/codehost-server";
 import { signatureOf } from "../../src/server/services/codehost-webhooks";
 import { createCodehostDeployment, createIntegration } from "../helpers/codehost";
 import { waitForRevision } from "../helpers/engine";
@@ -17,7 +17,7 @@ let integrationId: string;
 beforeAll(async () => {
   tenant = await createTenant();
   host = await startCodehostServer();
-  integrationId = await createIntegration(tenant.keys.editor, host, SECRET);
+  integrationId = await createIntegration(tenant.keys.admin, host, SECRET);
 });
 afterAll(() => host.stop());
 
@@ -89,7 +89,7 @@ describe("POST /v1/webhooks/codehost/{integration_id}", () => {
   });
 
   it("answers 401 for an integration without a webhook secret", async () => {
-    const bare = await createIntegration(tenant.keys.editor, host);
+    const bare = await createIntegration(tenant.keys.admin, host);
     const res = await deliver(push(), { integration: bare });
     expect(res.status).toBe(401);
   });
@@ -172,6 +172,44 @@ describe("POST /v1/webhooks/codehost/{integration_id}", () => {
     });
     expect(noDelivery.status).toBe(422);
     expect(noDelivery.body.detail[0].loc).toEqual(["header", "x-github-delivery"]);
+  });
+
+  it("signs the raw bytes: a body that is not valid UTF-8 is verified as sent", async () => {
+    await createCodehostDeployment(tenant.keys.editor, host, integrationId, { buildOnPush: true });
+    const json = Buffer.from(JSON.stringify(push({ pusher: { name: "X" } })), "utf8");
+    // Replace the "X" with a byte that is not UTF-8: decoding would turn it into U+FFFD.
+    const bytes = Buffer.from(json);
+    bytes[json.indexOf('"X"') + 1] = 0xff;
+    const send = (signature: string) =>
+      fetch(`${inject("baseUrl")}/v1/webhooks/codehost/${integrationId}`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-github-event": "push",
+          "x-github-delivery": randomUUID(),
+          "x-hub-signature-256": signature,
+        },
+        body: bytes,
+      });
+    const decoded = Buffer.from(bytes.toString("utf8"), "utf8");
+    expect(decoded.equals(bytes)).toBe(false);
+    expect((await send(signatureOf(SECRET, decoded))).status).toBe(401);
+    const res = await send(signatureOf(SECRET, bytes));
+    expect(res.status).toBe(202);
+    expect(((await res.json()) as { deliveries: string[] }).deliveries.length).toBeGreaterThan(0);
+  });
+
+  it("keeps long delivery ids whole: two ids sharing a 200-character prefix are two deliveries", async () => {
+    await createCodehostDeployment(tenant.keys.editor, host, integrationId, { buildOnPush: true });
+    const prefix = "d".repeat(200);
+    const first = await deliver(push(), { id: `${prefix}-first` });
+    const second = await deliver(push(), { id: `${prefix}-second` });
+    expect(first.status, first.text).toBe(202);
+    expect(second.status, second.text).toBe(202);
+    expect(first.body.deliveries.length).toBeGreaterThan(0);
+    expect(second.body.deliveries.length).toBe(first.body.deliveries.length);
+    const again = await deliver(push(), { id: `${prefix}-second` });
+    expect(again.body).toEqual({ deliveries: [] });
   });
 
   it("answers 405 for other methods", async () => {

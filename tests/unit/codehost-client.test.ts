@@ -5,8 +5,10 @@ import {
   DEFAULT_TOKEN,
   startCodehostServer,
   type CodehostServer,
-} from "../../scripts/codehost-server";
+} from "../../testing/codehost-server";
 import { createCodehostClient } from "../../src/server/integrations/codehost/octokit";
+import { parseAllowlist } from "../../src/server/outbound/allowlist";
+import { createOutboundFetch } from "../../src/server/outbound/client";
 
 // The client against the local code host: pages, app installation auth, refs, failures.
 
@@ -23,6 +25,8 @@ const appCredentials = {
 };
 
 let host: CodehostServer;
+/** The outbound client with loopback allowed, as the test suite's HANGAR_EGRESS_ALLOWLIST does. */
+const loopbackAllowed = createOutboundFetch({ allowlist: parseAllowlist("127.0.0.1") });
 
 beforeAll(async () => {
   host = await startCodehostServer({
@@ -33,7 +37,11 @@ beforeAll(async () => {
 afterAll(() => host.stop());
 
 const tokenClient = (options: { timeoutMs?: number } = {}) =>
-  createCodehostClient(host.url, { kind: "token", token: DEFAULT_TOKEN }, options);
+  createCodehostClient(
+    host.url,
+    { kind: "token", token: DEFAULT_TOKEN },
+    { fetch: loopbackAllowed, ...options },
+  );
 
 describe("codehost client", () => {
   it("lists every repository through the Link header, 100 per page", async () => {
@@ -57,7 +65,9 @@ describe("codehost client", () => {
 
   it("authenticates as an app installation and lists /installation/repositories", async () => {
     host.requests.length = 0;
-    const repos = await createCodehostClient(host.url, appCredentials).listRepositories();
+    const repos = await createCodehostClient(host.url, appCredentials, {
+      fetch: loopbackAllowed,
+    }).listRepositories();
     expect(repos).toHaveLength(256);
     expect(host.requests[0]).toBe("POST /app/installations/77/access_tokens");
     expect(host.requests.slice(1)).toEqual([
@@ -73,10 +83,11 @@ describe("codehost client", () => {
       privateKeyEncoding: { type: "pkcs8", format: "pem" },
       publicKeyEncoding: { type: "spki", format: "pem" },
     });
-    const client = createCodehostClient(host.url, {
-      ...appCredentials,
-      privateKey: stranger.privateKey,
-    });
+    const client = createCodehostClient(
+      host.url,
+      { ...appCredentials, privateKey: stranger.privateKey },
+      { fetch: loopbackAllowed },
+    );
     await expect(client.listRepositories()).rejects.toMatchObject({
       code: "bad_gateway",
       message: expect.stringContaining("HTTP 401"),
@@ -124,7 +135,11 @@ describe("codehost client", () => {
     const gone = await startCodehostServer();
     await gone.stop();
     await expect(
-      createCodehostClient(gone.url, { kind: "token", token: "x" }).listRepositories(),
+      createCodehostClient(
+        gone.url,
+        { kind: "token", token: "x" },
+        { fetch: loopbackAllowed },
+      ).listRepositories(),
     ).rejects.toMatchObject({
       code: "bad_gateway",
       message: "The code host could not be reached.",

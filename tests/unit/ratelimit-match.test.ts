@@ -8,7 +8,8 @@ const API_KEY = "hgr_secret_key_value";
 const UUID = "0b9f6c1e-3c1a-4d7e-9a2b-5f8e1d2c3b4a";
 const callers = {
   apiKey: { kind: "apiKey", apiKey: API_KEY, address: ADDRESS },
-  user: { kind: "user", userId: "u-42", address: ADDRESS },
+  // A signed-in dashboard user (an x-user-id alone names no bucket: see "identify").
+  user: { kind: "session", userId: "s-7", address: ADDRESS },
   session: { kind: "session", userId: "s-7", address: ADDRESS },
   anonymous: { kind: "anonymous", address: ADDRESS },
 } satisfies Record<string, Caller>;
@@ -24,6 +25,8 @@ type Case = [
   eu: number[],
 ];
 const rows: Case[] = [
+  ["signin-ip", "POST", "/signin", "anonymous", [30, 60], [30, 60]],
+  ["signin-ip", "POST", "/api/auth/callback/credentials", "user", [30, 60], [30, 60]],
   ["high-throughput-ip", "OPTIONS", "/v2/deployments", "apiKey", [2000, 10], [2000, 10]],
   ["high-throughput-ip", "GET", "/info", "anonymous", [2000, 10], [2000, 10]],
   ["high-throughput-ip", "POST", "/api/v1/metadata/submit", "user", [2000, 10], [2000, 10]],
@@ -81,7 +84,7 @@ function expectedKey(rule: string, caller: CallerName): string {
   if (rule.endsWith("-ip")) return `${rule}:ip:${ADDRESS}`;
   if (caller === "apiKey") return `${rule}:key:${sha256Hex(API_KEY)}`;
   if (caller === "session") return `${rule}:session:s-7`;
-  return `${rule}:user:${sha256Hex("u-42")}:${ADDRESS}`;
+  return `${rule}:session:s-7`;
 }
 
 const regions: [Region, 0 | 1][] = [
@@ -92,8 +95,8 @@ const regions: [Region, 0 | 1][] = [
 ];
 
 describe("every row of the table", () => {
-  it("has a case here (all 29 rows)", () => {
-    expect(rateLimitRules).toHaveLength(29);
+  it("has a case here (the spec's 29 rows and sign-in)", () => {
+    expect(rateLimitRules).toHaveLength(30);
     expect(new Set(rows.map((r) => r[0]))).toEqual(new Set(rateLimitRules.map((r) => r.id)));
   });
 
@@ -163,26 +166,29 @@ describe("matching precedence", () => {
 describe("identify", () => {
   const h = (entries: Record<string, string>) => new Headers(entries);
 
-  it("x-api-key first, then the session, then x-user-id, else anonymous", () => {
-    expect(identify(h({ "x-api-key": "k", "x-user-id": "u" }), ADDRESS, "s")).toEqual({
+  it("a live x-api-key first, then the session, else the address", () => {
+    expect(identify(h({ "x-api-key": "k", "x-user-id": "u" }), ADDRESS, "s", true)).toEqual({
       kind: "apiKey",
       apiKey: "k",
       address: ADDRESS,
     });
-    expect(identify(h({ "x-user-id": "u" }), ADDRESS, "s").kind).toBe("session");
-    expect(identify(h({ "x-user-id": "u" }), ADDRESS, null)).toEqual({
-      kind: "user",
-      userId: "u",
-      address: ADDRESS,
-    });
-    expect(identify(h({}), ADDRESS, null)).toEqual({ kind: "anonymous", address: ADDRESS });
+    expect(identify(h({ "x-user-id": "u" }), ADDRESS, "s", false).kind).toBe("session");
+    expect(identify(h({}), ADDRESS, null, false)).toEqual({ kind: "anonymous", address: ADDRESS });
   });
 
-  it("the same x-user-id from two addresses counts twice; one session counts once", () => {
-    const at = (address: string): Caller => ({ kind: "user", userId: "u", address });
-    expect(matchRequest("GET", "/x", at("198.51.100.1")).key).not.toBe(
-      matchRequest("GET", "/x", at("198.51.100.2")).key,
+  it("an unverified key or a made-up x-user-id names no bucket: the address counts", () => {
+    const anonymous = { kind: "anonymous", address: ADDRESS };
+    expect(identify(h({ "x-api-key": "made-up" }), ADDRESS, null, false)).toEqual(anonymous);
+    // Even with a session cookie, an unknown key is no key and no session either.
+    expect(identify(h({ "x-api-key": "made-up" }), ADDRESS, "s", false)).toEqual(anonymous);
+    expect(identify(h({ "x-user-id": "u-1" }), ADDRESS, null, false)).toEqual(anonymous);
+    const keys = ["u-1", "u-2"].map(
+      (id) => matchRequest("GET", "/x", identify(h({ "x-user-id": id }), ADDRESS, null, false)).key,
     );
+    expect(keys[0]).toBe(keys[1]);
+  });
+
+  it("one session counts once from any address", () => {
     const session = (address: string): Caller => ({ kind: "session", userId: "s", address });
     expect(matchRequest("GET", "/x", session("198.51.100.1")).key).toBe(
       matchRequest("GET", "/x", session("198.51.100.2")).key,

@@ -5,7 +5,7 @@ import { identify, matchRequest } from "../../src/server/ratelimit/match";
 import { MemoryStore } from "../../src/server/ratelimit/memory-store";
 import { RedisStore } from "../../src/server/ratelimit/redis-store";
 import type { RateLimitStore } from "../../src/server/ratelimit/store";
-import { ensureRedis, REDIS_URL } from "../helpers/services";
+import { ensureRedis, REDIS_URL } from "../../testing/services";
 
 // One prefix per run on the shared Redis: counters never meet other runs', and we delete only ours.
 const prefix = `rl-unit-${randomUUID()}`;
@@ -128,7 +128,7 @@ describe("redis store (real Redis)", () => {
 
   it("stores API keys only as a sha256 hash", async () => {
     const apiKey = `hgr_raw_${randomUUID()}`;
-    const caller = identify(new Headers({ "x-api-key": apiKey }), "127.0.0.1", null);
+    const caller = identify(new Headers({ "x-api-key": apiKey }), "127.0.0.1", null, true);
     const { key } = matchRequest("GET", "/v1/x/repos", caller);
     await stores[0]!.hit(key, { count: 100, seconds: 60 });
     const keys = await admin.keys(`${prefix}:*`);

@@ -9,7 +9,7 @@ import {
   isTerminal,
   REVISION_TRANSITIONS,
   TERMINAL_STATUSES,
-} from "../../src/server/jobs/revision-states";
+} from "../../src/schemas/revision-states";
 
 const all = [...revisionStatuses] as RevisionStatus[];
 

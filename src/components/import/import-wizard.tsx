@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert } from "@/components/ui/alert";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody } from "@/components/ui/card";
 import { Stepper } from "@/components/ui/stepper";
@@ -54,7 +54,7 @@ export function ImportWizard() {
   const trpc = useTRPC();
   const router = useRouter();
   const queryClient = useQueryClient();
-  const integrations = useQuery(trpc.integrations.list.queryOptions());
+  const integrations = useQuery(trpc.codehostIntegrations.list.queryOptions());
   const [step, setStep] = useState(0);
   const [integrationId, setIntegrationId] = useState<string | null>(null);
   const [repo, setRepo] = useState<Repository | null>(null);

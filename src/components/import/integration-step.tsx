@@ -19,7 +19,7 @@ export function IntegrationStep({
   onSelect: (id: string) => void;
 }) {
   const trpc = useTRPC();
-  const list = useQuery(trpc.integrations.list.queryOptions());
+  const list = useQuery(trpc.codehostIntegrations.list.queryOptions());
   const [registering, setRegistering] = useState(false);
 
   if (list.isPending) {

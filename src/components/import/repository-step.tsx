@@ -27,7 +27,7 @@ export function RepositoryStep({
 }) {
   const trpc = useTRPC();
   const repos = useQuery({
-    ...trpc.integrations.listRepositories.queryOptions({ integrationId }),
+    ...trpc.codehostIntegrations.listRepositories.queryOptions({ integrationId }),
     retry: false,
   });
   const [search, setSearch] = useState("");

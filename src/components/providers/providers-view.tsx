@@ -52,6 +52,9 @@ export function ProvidersView({ canEdit }: { canEdit: boolean }) {
           <Th>PKCE</Th>
           <Th>Auth method</Th>
           <Th>Created</Th>
+          <Th>
+            <span className="sr-only">Your account</span>
+          </Th>
         </tr>
       </thead>
       <tbody>
@@ -79,6 +82,15 @@ export function ProvidersView({ canEdit }: { canEdit: boolean }) {
             <Td className="font-mono text-[13px]">{p.token_endpoint_auth_method}</Td>
             <Td className="text-zinc-600 dark:text-zinc-400">
               <RelativeTime iso={p.created_at} />
+            </Td>
+            <Td className="text-right">
+              <Link
+                href={`/providers/${encodeURIComponent(p.provider_id)}#connect`}
+                className={buttonClass("secondary", "sm")}
+                aria-label={`Connect your ${p.name} account`}
+              >
+                Connect
+              </Link>
             </Td>
           </Tr>
         ))}

@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { CircleStop } from "lucide-react";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import type { ButtonSize } from "@/components/ui/button";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import type { Revision } from "@/schemas/revisions";

@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { RotateCcw } from "lucide-react";
 import { useRouter } from "next/navigation";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import type { ButtonSize } from "@/components/ui/button";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import type { Revision } from "@/schemas/revisions";

@@ -3,8 +3,8 @@
 import { useSuspenseQuery } from "@tanstack/react-query";
 import { ArrowLeft } from "lucide-react";
 import Link from "next/link";
-import { useCanChange, useDeployment } from "@/components/deployment/use-deployment";
-import { sourceLabels } from "@/components/deployments/source-labels";
+import { useCanChange, useDeployment } from "@/components/deployment-detail/use-deployment";
+import { sourceLabels } from "@/components/deployments-list/source-labels";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { DescriptionList, Mono } from "@/components/ui/description-list";

@@ -1,20 +1,12 @@
 import { Badge, type BadgeTone } from "@/components/ui/badge";
+import { isTerminal } from "@/schemas/revision-states";
 import type { RevisionStatus } from "@/schemas/revisions";
-
-/** Statuses a revision is still moving through: while any is shown, the pages poll. */
-export const activeRevisionStatuses: ReadonlySet<RevisionStatus> = new Set([
-  "CREATING",
-  "QUEUED",
-  "AWAITING_BUILD",
-  "BUILDING",
-  "AWAITING_DEPLOY",
-  "DEPLOYING",
-]);
 
 /** How often pages refetch while a revision is in progress. */
 export const REVISION_POLL_MS = 2500;
 
-export const isActiveRevision = (status: RevisionStatus) => activeRevisionStatuses.has(status);
+/** A revision still moving through its steps (the state table's non-final statuses): pages poll. */
+export const isActiveRevision = (status: RevisionStatus) => !isTerminal(status);
 
 export const revisionStatusLabels: Record<RevisionStatus, string> = {
   CREATING: "Creating",
@@ -32,13 +24,8 @@ export const revisionStatusLabels: Record<RevisionStatus, string> = {
   UNKNOWN: "Unknown",
 };
 
-const tones: Record<RevisionStatus, BadgeTone> = {
-  CREATING: "blue",
-  QUEUED: "blue",
-  AWAITING_BUILD: "blue",
-  BUILDING: "blue",
-  AWAITING_DEPLOY: "blue",
-  DEPLOYING: "blue",
+/** Final statuses by outcome; every active one is blue. */
+const finalTones: Partial<Record<RevisionStatus, BadgeTone>> = {
   CREATE_FAILED: "red",
   BUILD_FAILED: "red",
   DEPLOY_FAILED: "red",
@@ -50,7 +37,7 @@ const tones: Record<RevisionStatus, BadgeTone> = {
 
 export function RevisionStatusBadge({ status }: { status: RevisionStatus }) {
   return (
-    <Badge tone={tones[status]} dot>
+    <Badge tone={isActiveRevision(status) ? "blue" : (finalTones[status] ?? "zinc")} dot>
       {revisionStatusLabels[status]}
     </Badge>
   );

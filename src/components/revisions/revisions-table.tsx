@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { sourceLabels } from "@/components/deployments/source-labels";
+import { sourceLabels } from "@/components/deployments-list/source-labels";
 import { Badge } from "@/components/ui/badge";
 import { Mono } from "@/components/ui/description-list";
 import { RelativeTime } from "@/components/ui/relative-time";

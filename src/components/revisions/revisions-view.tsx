@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { ChevronLeft, ChevronRight, History } from "lucide-react";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useCanChange, useDeployment } from "@/components/deployment/use-deployment";
+import { useCanChange, useDeployment } from "@/components/deployment-detail/use-deployment";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Select } from "@/components/ui/select";

@@ -9,5 +9,20 @@ export function RoleNotice({ needs, role, what }: { needs: string; role: string;
   );
 }
 
+/** Organization resources (providers, integrations) need an organization role. */
+export function OrgRoleNotice({ role, what }: { role: string; what: string }) {
+  return (
+    <ReadOnlyNotice>
+      Only organization owners and admins can {what}. Your organization role is {role}.
+    </ReadOnlyNotice>
+  );
+}
+
+export const canChangeOrganization = (orgRole: string | undefined) =>
+  orgRole === "owner" || orgRole === "admin";
+
+export const orgRoleLabels = { owner: "Owner", admin: "Admin", member: "Member" } as const;
+export const orgRoles = ["owner", "admin", "member"] as const;
+
 export const roleLabels = { admin: "Admin", editor: "Editor", viewer: "Viewer" } as const;
 export const roles = ["admin", "editor", "viewer"] as const;

@@ -1,4 +1,4 @@
-import { Boxes, FolderGit2, KeyRound, Settings, type LucideIcon } from "lucide-react";
+import { Boxes, FolderGit2, KeyRound, Link2, Settings, type LucideIcon } from "lucide-react";
 
 export interface NavItem {
   href: string;
@@ -11,5 +11,6 @@ export const navItems: NavItem[] = [
   { href: "/deployments", label: "Deployments", icon: Boxes },
   { href: "/import", label: "Import", icon: FolderGit2 },
   { href: "/providers", label: "OAuth providers", icon: KeyRound },
+  { href: "/connected-accounts", label: "Connected accounts", icon: Link2 },
   { href: "/settings", label: "Settings", icon: Settings },
 ];

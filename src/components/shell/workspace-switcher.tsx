@@ -3,7 +3,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import type { SessionMe } from "@/schemas/session";
 import { switchWorkspace } from "@/server/auth/actions";
 

@@ -1,7 +1,7 @@
 import clsx from "clsx";
 import type { HTMLAttributes, TdHTMLAttributes, ThHTMLAttributes } from "react";
 
-// Plain, styled table parts: the data logic lives with @tanstack/react-table in the caller.
+// Plain, styled table parts: the caller decides the columns and rows.
 
 export function Table({ className, ...props }: HTMLAttributes<HTMLTableElement>) {
   return (

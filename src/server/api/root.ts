@@ -1,5 +1,6 @@
+import { agentAuthRouter } from "./routers/agent-auth";
 import { deploymentsRouter } from "./routers/deployments";
-import { integrationsRouter } from "./routers/integrations";
+import { codehostIntegrationsRouter } from "./routers/codehost-integrations";
 import { oauthProvidersRouter } from "./routers/oauth-providers";
 import { revisionsRouter } from "./routers/revisions";
 import { sessionRouter } from "./routers/session";
@@ -16,7 +17,8 @@ export const appRouter = createRouter({
   session: sessionRouter,
   tags: tagsRouter,
   oauthProviders: oauthProvidersRouter,
-  integrations: integrationsRouter,
+  agentAuth: agentAuthRouter,
+  codehostIntegrations: codehostIntegrationsRouter,
   apiKeys: apiKeysRouter,
   members: membersRouter,
   workspaces: workspacesRouter,

@@ -1,11 +1,11 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import { ZodError } from "zod";
-import type { Actor } from "@/server/auth/actor";
+import { requireOrgRole, type Actor } from "@/server/auth/actor";
 import type { RequestContext } from "@/server/context";
 import { AppError, errorTable, isDatabaseUnavailable } from "@/server/errors";
 import { describeError, log } from "@/server/log";
-import { refuseNul } from "@/server/nul";
+import { refuseBadText } from "@/server/input-text";
 import { toValidationIssues } from "@/server/validation";
 
 const t = initTRPC.context<RequestContext>().create({
@@ -50,16 +50,22 @@ const mapErrors = t.middleware(async ({ next, path, ctx }) => {
 export const createRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-/** Input text with U+0000 is refused here as at the REST door (PostgreSQL cannot store it). */
-const refuseNulInput = t.middleware(async ({ getRawInput, next }) => {
-  refuseNul("body", await getRawInput());
+/** Input text with U+0000, lone surrogates or deep nesting is refused here as at the REST door. */
+const refuseBadInput = t.middleware(async ({ getRawInput, next }) => {
+  refuseBadText("body", await getRawInput());
   return next();
 });
 
-export const publicProcedure = t.procedure.use(mapErrors).use(refuseNulInput);
+export const publicProcedure = t.procedure.use(mapErrors).use(refuseBadInput);
 
 /** Signed in, acting in a workspace: the services check the role each operation needs. */
 export const workspaceProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.actor) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in to continue" });
   return next({ ctx: { ...ctx, actor: ctx.actor as Actor } });
+});
+
+/** Organization resources (providers, integrations) are changed by organization admins only. */
+export const orgAdminProcedure = workspaceProcedure.use(({ ctx, next }) => {
+  requireOrgRole(ctx.actor, "admin");
+  return next();
 });

@@ -23,9 +23,11 @@ export async function signInWithPassword(_prev: SignInState, data: FormData): Pr
   } catch (error) {
     // A successful signIn throws Next's redirect, which must propagate.
     if (error instanceof AuthError) {
+      const tooMany = (error as { code?: string }).code === "too_many_attempts";
       return {
-        error:
-          error.type === "CredentialsSignin"
+        error: tooMany
+          ? "Too many sign-in attempts for this account. Try again in a few minutes."
+          : error.type === "CredentialsSignin"
             ? "Incorrect email or password."
             : "Sign-in failed. Try again.",
         email,

@@ -1,4 +1,4 @@
-import type { Role } from "@/generated/prisma/enums";
+import type { OrgRole, Role } from "@/generated/prisma/enums";
 import { AppError } from "@/server/errors";
 
 /** Who is calling, in which workspace, with which role: produced by API keys and sessions alike. */
@@ -9,6 +9,10 @@ export interface Actor {
   organizationId: string;
   workspaceId: string;
   role: Role;
+  /** The role in the organization (providers, integrations): every actor is at least a member. */
+  orgRole: OrgRole;
+  /** The dashboard session (browser) making the request, for signed-in users. */
+  sessionId?: string;
   requestId?: string;
 }
 
@@ -22,5 +26,21 @@ export function hasRole(actor: Actor, min: Role): boolean {
 export function requireRole(actor: Actor, min: Role): void {
   if (!hasRole(actor, min)) {
     throw new AppError("forbidden", `This action needs the ${min} role; you have ${actor.role}.`);
+  }
+}
+
+const orgRank: Record<OrgRole, number> = { member: 0, admin: 1, owner: 2 };
+
+export function hasOrgRole(actor: Actor, min: OrgRole): boolean {
+  return orgRank[actor.orgRole] >= orgRank[min];
+}
+
+/** Throws 403 unless the actor holds at least `min` in the organization. */
+export function requireOrgRole(actor: Actor, min: OrgRole): void {
+  if (!hasOrgRole(actor, min)) {
+    throw new AppError(
+      "forbidden",
+      `This action needs the organization ${min} role; you have organization ${actor.orgRole}.`,
+    );
   }
 }

@@ -3,6 +3,7 @@ import type { DbClient } from "@/server/db";
 import { sha256Hex } from "@/server/crypto";
 import { AppError } from "@/server/errors";
 import type { Actor } from "./actor";
+import { findApiKeyByHash } from "./api-key-cache";
 
 export const API_KEY_PREFIX = "hgr_";
 
@@ -21,14 +22,15 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Resolves an X-Api-Key (and X-Tenant-Id for organization keys) to an actor. The lookup is by
- * the key's SHA-256, so no comparison of the secret itself depends on its content.
+ * the key's SHA-256, so no comparison of the secret itself depends on its content. Verified keys
+ * are cached briefly; a revocation still takes effect at once (see api-key-cache.ts).
  */
 export async function actorFromApiKey(
   db: DbClient,
   key: string,
   tenantId: string | null,
 ): Promise<Actor> {
-  const record = await db.apiKey.findUnique({ where: { keyHash: hashApiKey(key) } });
+  const record = await findApiKeyByHash(db, hashApiKey(key));
   if (!record || record.revokedAt) throw new AppError("unauthorized", "Invalid API key");
 
   let workspaceId = record.workspaceId;
@@ -49,8 +51,9 @@ export async function actorFromApiKey(
   // Best effort, off the request's critical path, and at most once a minute per key: a busy
   // key must not turn every read into a write.
   if (!record.lastUsedAt || Date.now() - record.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    record.lastUsedAt = new Date(); // the cached record too, so the next request does not write
     db.apiKey
-      .update({ where: { id: record.id }, data: { lastUsedAt: new Date() } })
+      .update({ where: { id: record.id }, data: { lastUsedAt: record.lastUsedAt } })
       .catch(() => undefined);
   }
 
@@ -61,5 +64,6 @@ export async function actorFromApiKey(
     organizationId: record.organizationId,
     workspaceId,
     role: record.role,
+    orgRole: record.orgRole,
   };
 }

@@ -5,11 +5,24 @@ import { env } from "@/env";
 import { getDb } from "@/server/db";
 import { hangarUserIdForOidc, OIDC_PROVIDER_ID, oidcProvider } from "./oidc";
 import { verifyPassword } from "./passwords";
+import { endSession, sessionIsLive, startSession } from "./session-store";
+import { assertSignInAllowed, countSignInFailure } from "./sign-in-limit";
+
+/** The signing-in browser's User-Agent, shown in Settings > Sessions (none outside a request). */
+async function userAgent(): Promise<string | null> {
+  try {
+    const { headers } = await import("next/headers");
+    return (await headers()).get("user-agent");
+  } catch {
+    return null;
+  }
+}
 
 declare module "next-auth" {
   interface Session {
     userId: string;
     workspaceId: string | null;
+    sessionId: string;
   }
 }
 
@@ -29,16 +42,28 @@ const config: NextAuthConfig = {
       async authorize(raw) {
         const parsed = credentials.safeParse(raw);
         if (!parsed.success) return null;
+        await assertSignInAllowed(parsed.data.email);
         const user = await getDb().user.findUnique({
           where: { email: parsed.data.email.toLowerCase() },
         });
-        if (!user?.passwordHash || !(await verifyPassword(user.passwordHash, parsed.data.password)))
+        if (
+          !user?.passwordHash ||
+          !(await verifyPassword(user.passwordHash, parsed.data.password))
+        ) {
+          await countSignInFailure(parsed.data.email);
           return null;
+        }
         return { id: user.id, email: user.email, name: user.name };
       },
     }),
     ...[oidcProvider()].filter((p) => p !== null),
   ],
+  events: {
+    async signOut(message) {
+      const sid = "token" in message ? message.token?.sid : undefined;
+      if (typeof sid === "string") await endSession(getDb(), sid);
+    },
+  },
   callbacks: {
     async signIn({ account, profile }) {
       if (account?.provider !== OIDC_PROVIDER_ID) return true;
@@ -51,12 +76,22 @@ const config: NextAuthConfig = {
           : user?.id;
       if (userId) {
         token.uid = userId;
+        // A server-side session per sign-in: sign-out and Settings > Sessions revoke it.
+        token.sid = await startSession(getDb(), userId, await userAgent());
         const first = await getDb().membership.findFirst({
           where: { userId },
           orderBy: { createdAt: "asc" },
         });
         token.workspaceId = first?.workspaceId ?? null;
       }
+      // Every use of the cookie checks its session: a revoked one (or a token from before
+      // sessions existed) signs the browser out.
+      if (
+        typeof token.uid !== "string" ||
+        typeof token.sid !== "string" ||
+        !(await sessionIsLive(getDb(), token.sid, token.uid))
+      )
+        return null;
       // The workspace switcher calls update({ workspaceId }); membership is checked here.
       const requested = (session as { workspaceId?: unknown } | undefined)?.workspaceId;
       if (trigger === "update" && typeof requested === "string" && typeof token.uid === "string") {
@@ -70,6 +105,7 @@ const config: NextAuthConfig = {
     session({ session, token }) {
       session.userId = String(token.uid ?? "");
       session.workspaceId = (token.workspaceId as string | null | undefined) ?? null;
+      session.sessionId = String(token.sid ?? "");
       return session;
     },
   },

@@ -7,14 +7,23 @@ import type { Actor } from "./actor";
  */
 export async function actorFromSession(
   db: DbClient,
-  session: { userId: string; workspaceId?: string | null },
+  session: { userId: string; workspaceId?: string | null; sessionId?: string },
 ): Promise<Actor | null> {
   const membership = await db.membership.findFirst({
     where: {
       userId: session.userId,
       ...(session.workspaceId ? { workspaceId: session.workspaceId } : {}),
     },
-    include: { workspace: { select: { organizationId: true } } },
+    include: {
+      workspace: {
+        select: {
+          organizationId: true,
+          organization: {
+            select: { members: { where: { userId: session.userId }, select: { role: true } } },
+          },
+        },
+      },
+    },
     orderBy: { createdAt: "asc" },
   });
   if (!membership) return null;
@@ -25,5 +34,7 @@ export async function actorFromSession(
     organizationId: membership.workspace.organizationId,
     workspaceId: membership.workspaceId,
     role: membership.role,
+    orgRole: membership.workspace.organization.members[0]?.role ?? "member",
+    ...(session.sessionId ? { sessionId: session.sessionId } : {}),
   };
 }

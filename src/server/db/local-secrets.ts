@@ -4,21 +4,36 @@ import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 
 /**
- * Keys that must survive restarts (the encryption key, next-auth's secret): when not given in
- * the environment, generated once into the data folder, readable by its owner only.
+ * Keys that must survive restarts (the encryption key, next-auth's secret, the embedded
+ * database's password): when not given in the environment, generated once into the data folder,
+ * readable by its owner only.
  */
 export async function localSecret(dataDir: string, file: string): Promise<string> {
   const target = path.join(dataDir, file);
-  if (existsSync(target)) return (await readFile(target, "utf8")).trim();
-  await mkdir(dataDir, { recursive: true });
-  const value = randomBytes(32).toString("hex");
-  await writeFile(target, value + "\n", { mode: 0o600, flag: "wx" });
-  await chmod(target, 0o600);
-  return value;
+  if (!existsSync(target)) {
+    await mkdir(dataDir, { recursive: true });
+    try {
+      await writeFile(target, randomBytes(32).toString("hex") + "\n", { mode: 0o600, flag: "wx" });
+      await chmod(target, 0o600);
+    } catch (error) {
+      // Two processes starting at once: the other one wrote it first.
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+  }
+  return (await readFile(target, "utf8")).trim();
 }
 
 /** Fills HANGAR_ENCRYPTION_KEY and AUTH_SECRET from the data folder where they are unset. */
 export async function ensureLocalSecrets(dataDir: string): Promise<void> {
   process.env.HANGAR_ENCRYPTION_KEY ||= await localSecret(dataDir, "encryption.key");
   process.env.AUTH_SECRET ||= await localSecret(dataDir, "auth.secret");
+}
+
+/** The generated first admin password, kept beside the other local secrets (owner-only). */
+export async function keepAdminPassword(dataDir: string, password: string): Promise<string> {
+  const target = path.resolve(dataDir, "admin.password");
+  await mkdir(dataDir, { recursive: true });
+  await writeFile(target, password + "\n", { mode: 0o600 });
+  await chmod(target, 0o600);
+  return target;
 }

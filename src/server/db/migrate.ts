@@ -56,7 +56,7 @@ export async function migrate(
         await client.query("COMMIT");
       } catch (error) {
         await client.query("ROLLBACK");
-        throw new Error(`Migration ${name} failed: ${(error as Error).message}`);
+        throw new Error(`Migration ${name} failed: ${(error as Error).message}`, { cause: error });
       }
       result.applied.push(name);
     }

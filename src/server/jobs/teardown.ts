@@ -2,21 +2,8 @@ import type PgBoss from "pg-boss";
 import type { Db, DbClient } from "@/server/db";
 import type { Drivers } from "./drivers";
 import type { KubernetesObject } from "./manifests";
-import { enqueueTeardown } from "./queue";
-import { ACTIVE_STATUSES } from "./revision-states";
 
-// Deleting a deployment (contract 5.3): AWAITING_DELETE at once, then the worker tears its
-// runtime down and removes the row, which frees the name.
-
-/** In the DELETE's transaction, with the row locked: stop its revisions, queue the teardown. */
-export async function markForDeletion(tx: DbClient, deploymentId: string): Promise<void> {
-  await tx.deployment.update({ where: { id: deploymentId }, data: { status: "AWAITING_DELETE" } });
-  await tx.revision.updateMany({
-    where: { deploymentId, status: { in: ACTIVE_STATUSES } },
-    data: { status: "INTERRUPTED", statusMessage: "The deployment is being deleted." },
-  });
-  await enqueueTeardown(tx, { deploymentId });
-}
+// The worker's half of deleting a deployment (services/revisions/deletion.ts marks it).
 
 /** Every object any revision of the deployment deployed, once each (names may have moved). */
 async function deployedObjects(db: DbClient, deploymentId: string): Promise<KubernetesObject[]> {

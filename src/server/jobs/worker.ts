@@ -3,7 +3,7 @@ import { createDb } from "@/server/db";
 import { describeError, log } from "@/server/log";
 import { driversFromEnv, type Drivers } from "./drivers";
 import { runRevisionStep } from "./engine/run-step";
-import { QUEUES, revisionStepJob, startBoss, teardownJob } from "./queue";
+import { QUEUES, revisionStepJob, startBoss, teardownJob } from "@/server/services/revisions/queue";
 import { runTeardown } from "./teardown";
 
 export interface RunningWorker {

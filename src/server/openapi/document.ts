@@ -19,11 +19,11 @@ const errorDescriptions: Record<number, string> = {
   404: "Not found (also another workspace's or organization's object)",
   409: "Name or id conflict",
   412: "If-Match does not match the current ETag",
-  413: "Body over 1 MiB",
-  415: "Body that is not JSON",
+  413: "Body over 1 MiB (an upload: over its limit)",
+  415: "Body that is not JSON (an upload: not application/gzip)",
   429: "Rate limit exceeded",
   500: "Internal server error (the X-Request-Id links it to the log)",
-  502: "The code host failed or refused",
+  502: "An upstream (code host, OAuth provider, MCP server) failed or refused; the message names the step",
   503: "The database is unreachable",
 };
 
@@ -37,7 +37,12 @@ const requestIdHeader = z.object({
 function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
   const responses: ZodOpenApiOperationObject["responses"] = {
     [String(endpoint.status)]: {
-      description: endpoint.status === 204 ? "Done" : "Success",
+      description:
+        endpoint.status === 204
+          ? "Done"
+          : endpoint.status === 303
+            ? "Redirect (Location) to the page that says what happened"
+            : "Success",
       headers: endpoint.headers?.etag
         ? requestIdHeader.extend({
             etag: z.string().meta({ description: "Send back as If-Match to change safely" }),
@@ -89,10 +94,15 @@ function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
           }),
         })
       : undefined;
+  const needs = endpoint.orgRole
+    ? `Needs the organization role \`${endpoint.orgRole}\` (or higher); others get 403.`
+    : undefined;
+  const description = [endpoint.description, needs].filter(Boolean).join("\n\n");
   return {
     operationId: endpoint.operationId,
     summary: endpoint.summary,
-    ...(endpoint.description ? { description: endpoint.description } : {}),
+    ...(description ? { description } : {}),
+    ...(endpoint.orgRole ? { "x-hangar-org-role": endpoint.orgRole } : {}),
     tags: [endpoint.tag],
     ...(endpoint.auth === "public" ? { security: [] } : {}),
     requestParams: {
@@ -101,6 +111,17 @@ function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
       ...(header ? { header } : {}),
     },
     ...(endpoint.body ? { requestBody: { required: true, content: json(endpoint.body) } } : {}),
+    ...(endpoint.rawBody
+      ? {
+          requestBody: {
+            required: true,
+            description: endpoint.rawBody.description,
+            content: {
+              [endpoint.rawBody.type]: { schema: z.string().meta({ format: "binary" }) },
+            },
+          },
+        }
+      : {}),
     responses,
   };
 }
@@ -119,7 +140,7 @@ export function buildOpenApiDocument() {
       title: "Hangar API",
       version: packageJson.version,
       description:
-        "Manage agent deployments, their revisions, OAuth providers and code-host integrations. Authenticate with `X-Api-Key`; organization-scoped keys also send `X-Tenant-Id`.",
+        "Manage agent deployments, their revisions, OAuth providers, users' tokens at them (agent authorization) and code-host integrations. Authenticate with `X-Api-Key`; organization-scoped keys also send `X-Tenant-Id`.",
     },
     components: {
       securitySchemes: {

@@ -2,10 +2,12 @@ import { env } from "@/env";
 import { describeError, log } from "@/server/log";
 import { clientAddress } from "./client-address";
 import { rateLimitHeaders } from "./headers";
+import { sha256Hex } from "@/server/crypto";
+import { noKeysVerifier, postgresKeyVerifier, type ApiKeyVerifier } from "./key-verifier";
 import { identify, matchRequest } from "./match";
 import { MemoryStore } from "./memory-store";
 import { RedisStore } from "./redis-store";
-import { limitFor, type Region } from "./rules";
+import { limitFor, type Limit, type Region } from "./rules";
 import { sessionUserId } from "./session";
 import type { RateLimitStore } from "./store";
 
@@ -60,21 +62,49 @@ export class Limiter {
   constructor(
     private readonly store: RateLimitStore,
     private readonly config: LimiterConfig,
+    private readonly keys: ApiKeyVerifier = noKeysVerifier,
   ) {}
+
+  /** Counts one hit against `key` outside the table (failed sign-ins per account). */
+  async hitKey(key: string, limit: Limit): Promise<void> {
+    try {
+      await this.store.hit(key, limit);
+    } catch (error) {
+      this.reportStoreError(error);
+    }
+  }
+
+  /** Whether `key` has used up `limit` (without counting); a failing store follows fail-open/closed. */
+  async spent(key: string, limit: Limit): Promise<boolean> {
+    try {
+      return (await this.store.count(key, limit)) >= limit.count;
+    } catch (error) {
+      this.reportStoreError(error);
+      return this.config.failClosed;
+    }
+  }
 
   /** For the store's own connection errors, which share the once-per-interval log. */
   reportStoreError = (error: unknown) => this.reporter.failed(error, this.config.failClosed);
 
-  async check(method: string, path: string, headers: Headers): Promise<RateLimitOutcome> {
+  /** `calls`: how many operations the request carries (a tRPC batch); each one counts. */
+  async check(
+    method: string,
+    path: string,
+    headers: Headers,
+    calls = 1,
+  ): Promise<RateLimitOutcome> {
     const address = clientAddress(headers, this.config.trustedProxyHops);
-    const sessionUser = headers.has("x-api-key")
-      ? null
-      : await sessionUserId(headers, this.config.authSecret);
-    const { rule, key } = matchRequest(method, path, identify(headers, address, sessionUser));
+    const apiKey = headers.get("x-api-key");
+    const keyIsLive = apiKey ? await this.keyIsLive(apiKey) : false;
+    const sessionUser = apiKey ? null : await sessionUserId(headers, this.config.authSecret);
+    const caller = identify(headers, address, sessionUser, keyIsLive);
+    const { rule, key } = matchRequest(method, path, caller);
     const limit = limitFor(rule, this.config.region);
     let result;
     try {
       result = await this.store.hit(key, limit);
+      for (let i = 1; i < calls && result.allowed; i++) result = await this.store.hit(key, limit);
       this.reporter.succeeded();
     } catch (error) {
       this.reportStoreError(error);
@@ -88,6 +118,12 @@ export class Limiter {
       headers: limitHeaders,
       message: `Rate limit exceeded: ${limit.count} requests per ${limit.seconds} seconds (${rule.category}). Retry after ${retryAfter} seconds.`,
     };
+  }
+
+  /** A key lookup that fails (database down) counts the request by address. */
+  private async keyIsLive(apiKey: string): Promise<boolean> {
+    if (apiKey.length > 512) return false;
+    return this.keys.isLive(sha256Hex(apiKey)).catch(() => false);
   }
 }
 
@@ -103,7 +139,8 @@ export function getLimiter(): Limiter | null {
     failClosed: env.HANGAR_RATELIMIT_FAIL_CLOSED,
     authSecret: env.AUTH_SECRET,
   };
-  if (!env.REDIS_URL) return (shared = new Limiter(new MemoryStore(), config));
+  const keys = env.DATABASE_URL ? postgresKeyVerifier(env.DATABASE_URL) : noKeysVerifier;
+  if (!env.REDIS_URL) return (shared = new Limiter(new MemoryStore(), config, keys));
   let limiter: Limiter | undefined;
   const store = new RedisStore({
     url: env.REDIS_URL,
@@ -111,5 +148,5 @@ export function getLimiter(): Limiter | null {
     commandTimeoutMs: env.HANGAR_RATELIMIT_REDIS_TIMEOUT_MS,
     onError: (error) => limiter?.reportStoreError(error),
   });
-  return (shared = limiter = new Limiter(store, config));
+  return (shared = limiter = new Limiter(store, config, keys));
 }

@@ -3,9 +3,10 @@ import { rateLimitRules, type Identity, type RateLimitRule, type When } from "./
 
 /*
  * How a request finds its row (README "Rate limits" says the same):
- * 1. The caller: `x-api-key` makes an API-key call; else a signed-in dashboard session makes a
- *    user call keyed by its user id; else `x-user-id` makes a user call keyed by that id together
- *    with the client address; else the call is anonymous (keyed by the client address).
+ * 1. The caller: a verified `x-api-key` (a live key) makes an API-key call; else a signed-in
+ *    dashboard session makes a user call keyed by its user id; else the call is anonymous (keyed
+ *    by the client address). An unknown, malformed or revoked key, and an `x-user-id` that is not
+ *    the signed-in user's own id, name no bucket: such requests count by address.
  * 2. A row applies when one of its alternatives holds (its method, if given, equals the request's;
  *    its path pattern, if given, matches) and the request carries the row's identity (an address
  *    is always carried, so `IP` rows apply to every caller).
@@ -16,7 +17,6 @@ import { rateLimitRules, type Identity, type RateLimitRule, type When } from "./
 export type Caller =
   | { kind: "apiKey"; apiKey: string; address: string }
   | { kind: "session"; userId: string; address: string }
-  | { kind: "user"; userId: string; address: string }
   | { kind: "anonymous"; address: string };
 
 export interface RateLimitMatch {
@@ -25,12 +25,17 @@ export interface RateLimitMatch {
   key: string;
 }
 
-export function identify(headers: Headers, address: string, sessionUserId: string | null): Caller {
+/** `keyIsLive`: the request's x-api-key was verified (see key-verifier.ts). */
+export function identify(
+  headers: Headers,
+  address: string,
+  sessionUserId: string | null,
+  keyIsLive: boolean,
+): Caller {
   const apiKey = headers.get("x-api-key");
-  if (apiKey) return { kind: "apiKey", apiKey, address };
+  if (apiKey && keyIsLive) return { kind: "apiKey", apiKey, address };
+  if (apiKey) return { kind: "anonymous", address };
   if (sessionUserId) return { kind: "session", userId: sessionUserId, address };
-  const userId = headers.get("x-user-id");
-  if (userId) return { kind: "user", userId, address };
   return { kind: "anonymous", address };
 }
 
@@ -90,9 +95,6 @@ function keyFor(rule: RateLimitRule, caller: Caller): string {
   if (rule.identity === "ip") return `${rule.id}:ip:${caller.address}`;
   if (caller.kind === "apiKey") return `${rule.id}:key:${sha256Hex(caller.apiKey)}`;
   if (caller.kind === "session") return `${rule.id}:session:${caller.userId}`;
-  // x-user-id is client-chosen text: hashed so keys stay short and printable.
-  if (caller.kind === "user")
-    return `${rule.id}:user:${sha256Hex(caller.userId)}:${caller.address}`;
   return `${rule.id}:ip:${caller.address}`;
 }
 

@@ -45,6 +45,12 @@ export class MemoryStore implements RateLimitStore {
     };
   }
 
+  async count(key: string, limit: Limit): Promise<number> {
+    const now = (this.options.now ?? Date.now)();
+    const log = this.entries.get(key)?.log ?? [];
+    return log.filter((t) => t > now - limit.seconds * 1000).length;
+  }
+
   private sweep(now: number): void {
     if (now - this.lastSweep < (this.options.sweepEveryMs ?? 10_000)) return;
     this.lastSweep = now;

@@ -24,6 +24,13 @@ local oldest = tonumber(redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')[2])
 return {allowed, limit - count, math.ceil((oldest + window - now) / 1000)}
 `;
 
+// Scores are microseconds by Redis's clock; numbers (not concatenated text) keep full precision.
+const WINDOW_COUNT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+return redis.call('ZCOUNT', KEYS[1], now - tonumber(ARGV[1]) * 1000 + 1, '+inf')
+`;
+
 /** Bounds the wait for the first connection (a Redis that accepts but never answers). */
 const FIRST_CONNECTION_GRACE_MS = 1000;
 
@@ -46,6 +53,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 
 type SlidingLogRedis = Redis & {
   slidingLog(key: string, count: number, windowMs: number): Promise<[number, number, number]>;
+  windowCount(key: string, windowMs: number): Promise<number>;
 };
 
 export interface RedisStoreOptions {
@@ -71,6 +79,7 @@ export class RedisStore implements RateLimitStore {
       retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
     }) as SlidingLogRedis;
     this.redis.defineCommand("slidingLog", { numberOfKeys: 1, lua: SLIDING_LOG });
+    this.redis.defineCommand("windowCount", { numberOfKeys: 1, lua: WINDOW_COUNT });
     this.redis.on("error", options.onError);
     this.connecting = new Promise<void>((resolve) => {
       const settled = () => {
@@ -92,6 +101,12 @@ export class RedisStore implements RateLimitStore {
     );
     const [allowed, remaining, resetMs] = await withTimeout(reply, this.options.commandTimeoutMs);
     return { allowed: allowed === 1, remaining, resetMs };
+  }
+
+  async count(key: string, limit: Limit): Promise<number> {
+    if (this.connecting) await this.connecting;
+    const reply = this.redis.windowCount(`${this.options.prefix}:${key}`, limit.seconds * 1000);
+    return withTimeout(reply, this.options.commandTimeoutMs);
   }
 
   /** Resolves once the first connection attempt has settled. */

@@ -40,6 +40,18 @@ const same = (count: number, seconds: number) => ({
 
 export const rateLimitRules: readonly RateLimitRule[] = [
   {
+    // Not in the spec's table (issue 11): password attempts per address, first so that no
+    // identity's broader row (`/auth`) applies. sign-in.ts adds a limit per account.
+    id: "signin-ip",
+    category: "Sign-in",
+    identity: "ip",
+    when: [
+      { method: "POST", path: "/signin" },
+      { method: "POST", path: "/api/auth/callback/credentials" },
+    ],
+    ...same(30, 60),
+  },
+  {
     id: "high-throughput-ip",
     category: "High throughput",
     identity: "ip",

@@ -20,5 +20,7 @@ export interface HitResult {
 /** Counts a request against `key` and says whether it is admitted; atomic per key. */
 export interface RateLimitStore {
   hit(key: string, limit: Limit): Promise<HitResult>;
+  /** How many hits `key` has in the window now, counting nothing new. */
+  count(key: string, limit: Limit): Promise<number>;
   close(): Promise<void>;
 }

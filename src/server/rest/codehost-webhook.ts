@@ -1,3 +1,4 @@
+import { requestIdFrom } from "@/server/request-id";
 import type { NextRequest } from "next/server";
 import { webhookParams } from "@/schemas/webhooks";
 import { getDb } from "@/server/db";
@@ -5,7 +6,7 @@ import { receiveCodehostWebhook } from "@/server/services/codehost-webhooks";
 import { webhookEndpoints } from "./endpoints/webhooks";
 import { errorResponse, jsonResponse } from "./responses";
 import type { RouteHandler } from "./route";
-import { readLimited } from "./route";
+import { readLimitedBytes } from "./route";
 import { parseOrThrow } from "@/server/validation";
 
 // The webhook needs its raw body (the signature covers the exact bytes), so it reads the body
@@ -14,10 +15,10 @@ import { parseOrThrow } from "@/server/validation";
 const endpoint = webhookEndpoints.codehost;
 
 export const receiveWebhook: RouteHandler = async (req: NextRequest, ctx) => {
-  const requestId = req.headers.get("x-request-id") ?? crypto.randomUUID();
+  const requestId = requestIdFrom(req.headers);
   try {
     const params = parseOrThrow("path", webhookParams, await ctx.params);
-    const rawBody = await readLimited(req);
+    const rawBody = await readLimitedBytes(req);
     const receipt = await receiveCodehostWebhook(
       getDb(),
       params.integration_id,

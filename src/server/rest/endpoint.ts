@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { OrgRole } from "@/generated/prisma/enums";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
@@ -21,13 +22,17 @@ export interface Endpoint<
   tag: string;
   /** `public` endpoints need no credentials; every other one needs an API key or a session. */
   auth?: "public";
+  /** The organization role the caller needs (checked before parsing; stated in OpenAPI). */
+  orgRole?: OrgRole;
   params?: P;
   query?: Q;
   body?: B;
+  /** A body that is not JSON, streamed by the handler itself (documented, not parsed). */
+  rawBody?: { type: "application/gzip"; description: string };
   response?: R;
   /** The success body's media type when it is not JSON (e.g. a server-sent event stream). */
   responseType?: "text/event-stream";
-  status: 200 | 201 | 202 | 204;
+  status: 200 | 201 | 202 | 204 | 303;
   /** Error statuses this operation can answer with, besides 401/422/429/500 which all have. */
   errors: number[];
   /** Extra documented success statuses (e.g. 207 for a partial bulk delete). */

@@ -1,3 +1,4 @@
+import { REQUEST_ID_HEADER } from "@/server/request-id";
 import { AppError, isDatabaseUnavailable } from "@/server/errors";
 import { describeError, log } from "@/server/log";
 
@@ -7,7 +8,7 @@ export function jsonResponse(
   requestId: string,
   headers: Record<string, string> = {},
 ) {
-  const init = { status, headers: { "x-request-id": requestId, ...headers } };
+  const init = { status, headers: { [REQUEST_ID_HEADER]: requestId, ...headers } };
   if (status === 204 || body === undefined) return new Response(null, init);
   return Response.json(body, init);
 }

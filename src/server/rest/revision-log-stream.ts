@@ -1,7 +1,8 @@
+import { REQUEST_ID_HEADER } from "@/server/request-id";
 import type { Db } from "@/server/db";
-import { isTerminal } from "@/server/jobs/revision-states";
+import { isTerminal } from "@/schemas/revision-states";
 import { describeError, log } from "@/server/log";
-import { findRevisionOf, logLinesAfter, toLogLine } from "@/server/services/revision-logs";
+import { findRevisionOf, logLinesAfter, toLogLine } from "@/server/services/revisions/logs-list";
 import { revisionEndpoints } from "./endpoints/revisions";
 import { route } from "./route";
 
@@ -78,7 +79,7 @@ export const streamRevisionLogs = route(
         "cache-control": "no-cache, no-transform",
         connection: "keep-alive",
         "x-accel-buffering": "no",
-        "x-request-id": requestId,
+        [REQUEST_ID_HEADER]: requestId,
       },
     });
   },

@@ -1,11 +1,14 @@
+import { readBodyUpTo } from "@/server/limited-body";
+import { requestIdFrom } from "@/server/request-id";
 import type { NextRequest } from "next/server";
 import type { z } from "zod";
-import type { Actor } from "@/server/auth/actor";
+import { requireOrgRole, type Actor } from "@/server/auth/actor";
 import { createRestContext } from "@/server/context";
 import { getDb, type Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { Endpoint, HttpMethod } from "./endpoint";
 import { errorResponse, jsonResponse } from "./responses";
+import { isCrossSite } from "@/server/same-origin";
 import { parseJson, parseOrThrow } from "@/server/validation";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -26,6 +29,10 @@ export interface HandlerArgs<E extends Endpoint> {
   body: Out<Part<E, "body">>;
   headers: Headers;
   requestId: string;
+  /** The origin the caller reached us at (OAuth redirect URIs when HANGAR_PUBLIC_URL is unset). */
+  origin: string;
+  /** The request itself, for the few operations that stream a body that is not JSON. */
+  request: NextRequest;
 }
 
 /**
@@ -49,7 +56,7 @@ export function route<E extends Endpoint>(
   handler: (args: HandlerArgs<E>) => Promise<HandlerResult<E>>,
 ): RouteHandler {
   return async (req, routeCtx) => {
-    const requestId = req.headers.get("x-request-id") ?? crypto.randomUUID();
+    const requestId = requestIdFrom(req.headers);
     try {
       const context =
         endpoint.auth === "public"
@@ -62,6 +69,7 @@ export function route<E extends Endpoint>(
           "Missing credentials: send an X-Api-Key header or sign in",
         );
       }
+      if (actor && endpoint.orgRole) requireOrgRole(actor, endpoint.orgRole);
       if (actor?.kind === "user" && endpoint.method !== "GET") assertSameOrigin(req);
       // Credentials first: an anonymous caller learns nothing about bodies (415/413/422).
       const rawBody = endpoint.body ? await readJsonBody(req) : undefined;
@@ -81,7 +89,9 @@ export function route<E extends Endpoint>(
         body: body as HandlerArgs<E>["body"],
         headers: req.headers,
         requestId,
+        origin: req.nextUrl.origin,
         signal: req.signal,
+        request: req,
       });
       if (result instanceof Response) return result;
       if (result && typeof result === "object" && "$status" in result) {
@@ -100,7 +110,7 @@ export function methods(
 ): Record<HttpMethod, RouteHandler> {
   const allow = Object.keys(handlers).join(", ");
   const notAllowed: RouteHandler = async (req) => {
-    const requestId = req.headers.get("x-request-id") ?? crypto.randomUUID();
+    const requestId = requestIdFrom(req.headers);
     return errorResponse(
       new AppError("method_not_allowed", "Method Not Allowed"),
       requestId,
@@ -135,31 +145,18 @@ async function readJsonBody(req: NextRequest): Promise<unknown> {
 
 /** Reads the body, stopping as soon as it passes the limit (Content-Length can lie or be absent). */
 export async function readLimited(req: NextRequest): Promise<string> {
-  if (!req.body) return "";
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel();
-      throw new AppError("payload_too_large", "Request body is larger than 1 MiB");
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+  return (await readLimitedBytes(req)).toString("utf8");
+}
+
+/** The body's exact bytes (a signature covers bytes, not their UTF-8 decoding), size-limited. */
+export async function readLimitedBytes(req: NextRequest): Promise<Buffer> {
+  const body = await readBodyUpTo(req, MAX_BODY_BYTES);
+  if (body === null) throw new AppError("payload_too_large", "Request body is larger than 1 MiB");
+  return body;
 }
 
 /** Cookie-authenticated writes must come from our own pages (CSRF). */
 function assertSameOrigin(req: NextRequest): void {
-  const site = req.headers.get("sec-fetch-site");
-  if (site && site !== "same-origin" && site !== "none") {
+  if (isCrossSite(req.headers))
     throw new AppError("forbidden", "Cross-site requests cannot use a browser session");
-  }
-  const origin = req.headers.get("origin");
-  if (origin && new URL(origin).host !== req.headers.get("host")) {
-    throw new AppError("forbidden", "Cross-site requests cannot use a browser session");
-  }
 }

@@ -1,10 +1,10 @@
 import type { Prisma } from "@/generated/prisma/client";
-import { requireRole, type Actor } from "@/server/auth/actor";
+import { requireOrgRole, requireRole, type Actor } from "@/server/auth/actor";
 import { generateApiKey } from "@/server/auth/api-keys";
 import type { Db, DbClient } from "@/server/db";
 import { notFound } from "@/server/errors";
 import type { ApiKey, CreateApiKeyInput, CreatedApiKey } from "@/schemas/api-keys";
-import { recordAudit, type AuditEntry } from "./audit";
+import { recordAudit, type AuditEntry } from "./audit/record";
 import { operatorActor, recordOrganizationAudit, type Operator } from "./operator";
 import { getOrganization } from "./organizations";
 
@@ -19,6 +19,7 @@ const toApiKey = (row: ApiKeyRow): ApiKey => ({
   id: row.id,
   name: row.name,
   role: row.role,
+  org_role: row.orgRole === "member" ? "member" : "admin",
   prefix: row.prefix,
   workspace_id: row.workspaceId,
   created_at: row.createdAt.toISOString(),
@@ -36,14 +37,21 @@ async function insertApiKey(
   const { key, prefix, hash } = generateApiKey();
   return db.$transaction(async (tx) => {
     const row = await tx.apiKey.create({
-      data: { ...scope, name: input.name, role: input.role, prefix, keyHash: hash },
+      data: {
+        ...scope,
+        name: input.name,
+        role: input.role,
+        orgRole: input.org_role ?? "member",
+        prefix,
+        keyHash: hash,
+      },
       include: withCreator,
     });
     await audit(tx, {
       action: "api_key.create",
       targetType: "api_key",
       targetId: row.id,
-      data: { name: row.name, role: row.role, prefix },
+      data: { name: row.name, role: row.role, org_role: row.orgRole, prefix },
     });
     return { ...toApiKey(row), key };
   });
@@ -87,6 +95,8 @@ export async function createApiKey(
   input: CreateApiKeyInput,
 ): Promise<CreatedApiKey> {
   requireRole(actor, "admin");
+  // Only an organization admin hands out organization admin rights.
+  if (input.org_role === "admin") requireOrgRole(actor, "admin");
   const scope = {
     organizationId: actor.organizationId,
     workspaceId: actor.workspaceId,

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { Db } from "@/server/db";
 import { hashApiKey } from "@/server/auth/api-keys";
 import { hashPassword } from "@/server/auth/passwords";
@@ -8,7 +9,14 @@ export const DEFAULT_WORKSPACE = "Default workspace";
 export interface BootstrapOptions {
   apiKey?: string;
   adminEmail: string;
-  adminPassword: string;
+  /** Unset: a random password is generated when the admin user is first created. */
+  adminPassword?: string;
+}
+
+export interface BootstrapResult {
+  workspaceId: string;
+  /** Set only when this call created the admin with a generated password (show it once). */
+  generatedPassword: string | null;
 }
 
 /**
@@ -18,10 +26,11 @@ export interface BootstrapOptions {
 export async function bootstrap(
   db: Db,
   options: BootstrapOptions,
-): Promise<{ workspaceId: string } | null> {
+): Promise<BootstrapResult | null> {
   const users = await db.user.count();
   if (users > 0 && !options.apiKey) return null;
-  const passwordHash = await hashPassword(options.adminPassword);
+  const password = options.adminPassword ?? randomBytes(18).toString("base64url");
+  const passwordHash = await hashPassword(password);
 
   return db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(4242001)`;
@@ -40,23 +49,33 @@ export async function bootstrap(
 
     const email = options.adminEmail.toLowerCase();
     let admin = await tx.user.findUnique({ where: { email } });
+    const created = !admin;
     admin ??= await tx.user.create({ data: { email, name: "Admin", passwordHash } });
     await tx.membership.upsert({
       where: { userId_workspaceId: { userId: admin.id, workspaceId: workspace.id } },
       create: { userId: admin.id, workspaceId: workspace.id, role: "admin" },
       update: {},
     });
+    // The bootstrap user and key administer the organization (its providers, integrations).
+    await tx.organizationMember.upsert({
+      where: { organizationId_userId: { organizationId: organization.id, userId: admin.id } },
+      create: { organizationId: organization.id, userId: admin.id, role: "admin" },
+      update: {},
+    });
 
     if (options.apiKey) {
       const keyHash = hashApiKey(options.apiKey);
       const existing = await tx.apiKey.findUnique({ where: { keyHash } });
-      if (!existing) {
+      if (existing && existing.orgRole === "member") {
+        await tx.apiKey.update({ where: { id: existing.id }, data: { orgRole: "admin" } });
+      } else if (!existing) {
         await tx.apiKey.create({
           data: {
             organizationId: organization.id,
             workspaceId: workspace.id,
             name: "Bootstrap key",
             role: "admin",
+            orgRole: "admin",
             prefix: options.apiKey.slice(0, 12),
             keyHash,
             createdById: admin.id,
@@ -64,6 +83,9 @@ export async function bootstrap(
         });
       }
     }
-    return { workspaceId: workspace.id };
+    return {
+      workspaceId: workspace.id,
+      generatedPassword: created && !options.adminPassword ? password : null,
+    };
   });
 }

@@ -5,13 +5,14 @@ import type {
   CodehostIntegration,
   CreateCodehostIntegrationInput,
 } from "@/schemas/codehost-integrations";
-import { requireRole, type Actor } from "@/server/auth/actor";
+import { requireOrgRole, type Actor } from "@/server/auth/actor";
 import { decrypt, encrypt } from "@/server/crypto";
 import type { Db, DbClient } from "@/server/db";
-import { badRequest, invalidField, notFound } from "@/server/errors";
+import { badRequest, conflict, invalidField, notFound } from "@/server/errors";
 import type { CodehostClient, CodehostCredentials } from "@/server/integrations/codehost/client";
 import { createCodehostClient } from "@/server/integrations/codehost/octokit";
-import { recordAudit } from "./audit";
+import { refuseLiteralAddress } from "@/server/outbound/creation-check";
+import { recordAudit } from "./audit/record";
 
 const toIntegration = (row: IntegrationRow): CodehostIntegration => ({
   id: row.id,
@@ -55,7 +56,8 @@ export async function createCodehostIntegration(
   actor: Actor,
   input: CreateCodehostIntegrationInput,
 ): Promise<CodehostIntegration> {
-  requireRole(actor, "editor");
+  requireOrgRole(actor, "admin");
+  refuseLiteralAddress(input.api_base_url, ["body", "api_base_url"]);
   const credentials = credentialsOf(input);
   return db.$transaction(async (tx) => {
     const row = await tx.codehostIntegration.create({
@@ -104,6 +106,42 @@ export async function findCodehostIntegration(
   });
   if (!row) throw notFound(`Integration ${integrationId} not found.`);
   return row;
+}
+
+/** One integration of the actor's organization (credentials are never returned). */
+export async function getCodehostIntegration(
+  db: DbClient,
+  actor: Actor,
+  integrationId: string,
+): Promise<CodehostIntegration> {
+  return toIntegration(await findCodehostIntegration(db, actor, integrationId));
+}
+
+/** Deletes an integration no deployment uses (409 naming how many do, deleted ones included). */
+export async function deleteCodehostIntegration(
+  db: Db,
+  actor: Actor,
+  integrationId: string,
+): Promise<void> {
+  requireOrgRole(actor, "admin");
+  await db.$transaction(async (tx) => {
+    const row = await findCodehostIntegration(tx, actor, integrationId);
+    // Locks the row so no deployment starts using it between the count and the delete.
+    await tx.$executeRaw`SELECT 1 FROM codehost_integrations WHERE id = ${row.id}::uuid FOR UPDATE`;
+    const users = await tx.deployment.count({ where: { integrationId: row.id } });
+    if (users > 0) {
+      throw conflict(
+        `Integration ${row.id} is used by ${users} deployment${users === 1 ? "" : "s"}: delete ${users === 1 ? "it" : "them"} first.`,
+      );
+    }
+    await tx.codehostIntegration.delete({ where: { id: row.id } });
+    await recordAudit(tx, actor, {
+      action: "codehost_integration.delete",
+      targetType: "codehost_integration",
+      targetId: row.id,
+      data: { name: row.name },
+    });
+  });
 }
 
 /** A client for the integration's code host, with its credentials decrypted for this use only. */

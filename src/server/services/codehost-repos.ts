@@ -12,9 +12,10 @@ export async function listIntegrationRepositories(
   db: Db,
   actor: Actor,
   integrationId: string,
+  signal?: AbortSignal,
 ): Promise<Repository[]> {
   const integration = await findCodehostIntegration(db, actor, integrationId);
-  const repos = await codehostClientFor(integration).listRepositories();
+  const repos = await codehostClientFor(integration).listRepositories({ signal });
   return repos
     .map((r) => ({
       host_integration_id: integration.id,

@@ -1,11 +1,11 @@
 import { createHmac } from "node:crypto";
 import type { SourceConfig, SourceRevisionConfig } from "@/schemas/deployments";
 import { pushEvent, type WebhookReceipt } from "@/schemas/webhooks";
-import { constantTimeEqual, decrypt } from "@/server/crypto";
+import { constantTimeEqual, decrypt, sha256Hex } from "@/server/crypto";
 import type { Db, DbClient } from "@/server/db";
 import { AppError, invalidField, notFound } from "@/server/errors";
 import { parseJson, parseOrThrow } from "@/server/validation";
-import { recordAudit } from "./audit";
+import { recordAudit } from "./audit/record";
 import { lockDeploymentRow } from "./deployments/find";
 import { cutRevision } from "./deployments/revisions-cut";
 import { loadSecrets } from "./deployments/secrets";
@@ -15,9 +15,18 @@ import { loadSecrets } from "./deployments/secrets";
 
 const unauthorized = (message: string) => new AppError("unauthorized", message);
 
-/** sha256=<hex HMAC of the raw body>, compared in constant time. */
-export function signatureOf(secret: string, rawBody: string): string {
-  return `sha256=${createHmac("sha256", secret).update(rawBody, "utf8").digest("hex")}`;
+/** sha256=<hex HMAC of the raw body's bytes>, compared in constant time. */
+export function signatureOf(secret: string, rawBody: Buffer | string): string {
+  const bytes = typeof rawBody === "string" ? Buffer.from(rawBody, "utf8") : rawBody;
+  return `sha256=${createHmac("sha256", secret).update(bytes).digest("hex")}`;
+}
+
+/**
+ * The delivery id as stored: whole when it fits the index comfortably, else its SHA-256, so two
+ * long ids that share a prefix stay two deliveries.
+ */
+export function storedDeliveryId(deliveryId: string): string {
+  return deliveryId.length <= 128 ? deliveryId : `sha256:${sha256Hex(deliveryId)}`;
 }
 
 const header = (headers: Headers, ...names: string[]) =>
@@ -38,7 +47,7 @@ export async function receiveCodehostWebhook(
   db: Db,
   integrationId: string,
   headers: Headers,
-  rawBody: string,
+  rawBody: Buffer,
 ): Promise<WebhookReceipt> {
   const integration = await db.codehostIntegration.findUnique({ where: { id: integrationId } });
   if (!integration) throw notFound(`Integration ${integrationId} not found.`);
@@ -56,11 +65,12 @@ export async function receiveCodehostWebhook(
   if (!deliveryId) throw invalidField(["header", "x-github-delivery"], "Field required", "missing");
   if (event !== "push") return { deliveries: [] };
 
-  const push = parseOrThrow("body", pushEvent, parseJson(rawBody));
+  const push = parseOrThrow("body", pushEvent, parseJson(rawBody.toString("utf8")));
+  const storedId = storedDeliveryId(deliveryId);
 
   return db.$transaction(async (tx) => {
     const { count } = await tx.webhookDelivery.createMany({
-      data: [{ integrationId, deliveryId: deliveryId.slice(0, 200), event }],
+      data: [{ integrationId, deliveryId: storedId, event }],
       skipDuplicates: true,
     });
     // A redelivery, a tag, a new or a deleted branch: nothing to build.
@@ -88,7 +98,7 @@ export async function receiveCodehostWebhook(
       );
     }
     await tx.webhookDelivery.update({
-      where: { integrationId_deliveryId: { integrationId, deliveryId: deliveryId.slice(0, 200) } },
+      where: { integrationId_deliveryId: { integrationId, deliveryId: storedId } },
       data: { revisionIds },
     });
     return { deliveries: revisionIds };

@@ -1,15 +1,26 @@
 import { randomBytes } from "node:crypto";
 import type { Prisma } from "@/generated/prisma/client";
-import { requireRole, type Actor } from "@/server/auth/actor";
+import { requireOrgRole, requireRole, type Actor } from "@/server/auth/actor";
 import { hashPassword } from "@/server/auth/passwords";
 import type { Db, DbClient } from "@/server/db";
 import { badRequest, conflict, isUniqueViolation, notFound } from "@/server/errors";
-import type { AddedMember, AddMemberInput, ChangeRoleInput, Member } from "@/schemas/members";
-import { recordAudit } from "./audit";
+import type {
+  AddedMember,
+  AddMemberInput,
+  ChangeRoleInput,
+  Member,
+  SetOrgRoleInput,
+} from "@/schemas/members";
+import { recordAudit } from "./audit/record";
 
 // Any member reads the member list; admins add, re-role and remove. A workspace keeps an admin.
 
-const withUser = { user: { select: { email: true, name: true } } } as const;
+const withUser = {
+  user: {
+    select: { email: true, name: true, orgRoles: { select: { organizationId: true, role: true } } },
+  },
+  workspace: { select: { organizationId: true } },
+} as const;
 type MembershipRow = Prisma.MembershipGetPayload<{ include: typeof withUser }>;
 
 const toMember = (row: MembershipRow): Member => ({
@@ -17,6 +28,9 @@ const toMember = (row: MembershipRow): Member => ({
   email: row.user.email,
   name: row.user.name,
   role: row.role,
+  org_role:
+    row.user.orgRoles.find((r) => r.organizationId === row.workspace.organizationId)?.role ??
+    "member",
   created_at: row.createdAt.toISOString(),
 });
 
@@ -27,6 +41,56 @@ export async function listMembers(db: Db, actor: Actor): Promise<Member[]> {
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
   });
   return rows.map(toMember);
+}
+
+/**
+ * Sets a workspace member's organization role. Organization admins grant admin and member;
+ * only owners grant or take away owner, and an organization keeps its last owner.
+ */
+export async function setOrganizationRole(
+  db: Db,
+  actor: Actor,
+  input: SetOrgRoleInput,
+): Promise<Member> {
+  requireOrgRole(actor, "admin");
+  return db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM organizations WHERE id = ${actor.organizationId}::uuid FOR UPDATE`;
+    const row = await tx.membership.findUnique({
+      where: { userId_workspaceId: { userId: input.userId, workspaceId: actor.workspaceId } },
+      include: withUser,
+    });
+    if (!row) throw notFound(`Member ${input.userId} not found.`);
+    const from = toMember(row).org_role;
+    if (from === input.role) return toMember(row);
+    if (from === "owner" || input.role === "owner") requireOrgRole(actor, "owner");
+    if (from === "owner") {
+      const owners = await tx.organizationMember.count({
+        where: { organizationId: actor.organizationId, role: "owner" },
+      });
+      if (owners <= 1)
+        throw badRequest(
+          "An organization keeps at least one owner: make another member owner first.",
+        );
+    }
+    const key = {
+      organizationId_userId: { organizationId: actor.organizationId, userId: row.userId },
+    };
+    if (input.role === "member")
+      await tx.organizationMember.deleteMany({ where: key.organizationId_userId });
+    else
+      await tx.organizationMember.upsert({
+        where: key,
+        create: { organizationId: actor.organizationId, userId: row.userId, role: input.role },
+        update: { role: input.role },
+      });
+    await recordAudit(tx, actor, {
+      action: "member.change_org_role",
+      targetType: "user",
+      targetId: row.userId,
+      data: { email: row.user.email, from, to: input.role },
+    });
+    return { ...toMember(row), org_role: input.role };
+  });
 }
 
 /**

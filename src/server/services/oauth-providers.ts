@@ -5,13 +5,20 @@ import type {
   TokenEndpointAuthMethod,
   UpdateOAuthProviderInput,
 } from "@/schemas/oauth-providers";
-import { requireRole, type Actor } from "@/server/auth/actor";
+import { requireOrgRole, type Actor } from "@/server/auth/actor";
 import { encrypt } from "@/server/crypto";
 import type { Db } from "@/server/db";
 import { badRequest, conflict, isUniqueViolation, notFound } from "@/server/errors";
-import { recordAudit } from "./audit";
+import { refuseLiteralAddress } from "@/server/outbound/creation-check";
+import { recordAudit } from "./audit/record";
 
-const toProvider = (row: ProviderRow): OAuthProvider => ({
+/** URLs Hangar itself calls (token exchange, MCP discovery): a refused literal address is a 422. */
+function refuseServerSideUrls(input: { token_url?: string; mcp_server_url?: string | null }) {
+  if (input.token_url) refuseLiteralAddress(input.token_url, ["body", "token_url"]);
+  if (input.mcp_server_url) refuseLiteralAddress(input.mcp_server_url, ["body", "mcp_server_url"]);
+}
+
+export const toProvider = (row: ProviderRow): OAuthProvider => ({
   id: row.id,
   organization_id: row.organizationId,
   provider_id: row.providerId,
@@ -20,7 +27,9 @@ const toProvider = (row: ProviderRow): OAuthProvider => ({
   auth_url: row.authUrl,
   token_url: row.tokenUrl,
   uses_pkce: row.usesPkce,
-  code_challenge_method: row.codeChallengeMethod as OAuthProvider["code_challenge_method"],
+  // Contract 7: S256 is the default, also when PKCE is off (the method PKCE would use).
+  code_challenge_method: (row.codeChallengeMethod ??
+    "S256") as OAuthProvider["code_challenge_method"],
   created_at: row.createdAt.toISOString(),
   updated_at: row.updatedAt.toISOString(),
   provider_type: row.providerType as OAuthProvider["provider_type"],
@@ -97,7 +106,8 @@ export async function createOAuthProvider(
   actor: Actor,
   input: CreateOAuthProviderInput,
 ): Promise<OAuthProvider> {
-  requireRole(actor, "editor");
+  requireOrgRole(actor, "admin");
+  refuseServerSideUrls(input);
   const method = input.token_endpoint_auth_method;
   const secret = resolveSecret(method, input.uses_pkce, input.client_secret, null);
   try {
@@ -140,8 +150,9 @@ export async function updateOAuthProvider(
   providerId: string,
   input: UpdateOAuthProviderInput,
 ): Promise<OAuthProvider> {
-  requireRole(actor, "editor");
+  requireOrgRole(actor, "admin");
   const row = await findProvider(db, actor, providerId);
+  refuseServerSideUrls(input);
   if (input.provider_id !== undefined && input.provider_id !== row.providerId) {
     throw badRequest("provider_id cannot be changed; create a new provider instead.");
   }
@@ -189,7 +200,7 @@ export async function updateOAuthProvider(
 }
 
 export async function deleteOAuthProvider(db: Db, actor: Actor, providerId: string): Promise<void> {
-  requireRole(actor, "editor");
+  requireOrgRole(actor, "admin");
   const row = await findProvider(db, actor, providerId);
   await db.$transaction(async (tx) => {
     await tx.oAuthProvider.delete({ where: { id: row.id } });

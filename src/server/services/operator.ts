@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Actor } from "@/server/auth/actor";
 import type { DbClient } from "@/server/db";
-import { recordAudit, type AuditEntry } from "./audit";
+import { recordAudit, type AuditEntry } from "./audit/record";
 
 /**
  * The admin command (`npm run hangar`) acts as the installation's operator: no user and no API
@@ -20,7 +20,15 @@ export function operatorInOrganization(
   operator: Operator,
   organizationId: string,
 ): Omit<Actor, "workspaceId"> {
-  return { kind: "user", userId: null, apiKeyId: null, role: "admin", organizationId, ...operator };
+  return {
+    kind: "user",
+    userId: null,
+    apiKeyId: null,
+    role: "admin",
+    orgRole: "owner",
+    organizationId,
+    ...operator,
+  };
 }
 
 /** The operator as an admin of one workspace, so it goes through the same services as users. */

@@ -1,10 +1,19 @@
 import packageJson from "../../../package.json" with { type: "json" };
 import { env } from "@/env";
+import type { Runtime } from "@/schemas/deployments";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 
+/** Where this installation's revisions run: a dry run unless a cluster is configured. */
+export const serverRuntime = (): Runtime => (env.HANGAR_KUBECONFIG ? "kubernetes" : "dry_run");
+
 export function getInfo() {
-  return { version: packageJson.version, mode: env.HANGAR_MODE, region: env.HANGAR_REGION };
+  return {
+    version: packageJson.version,
+    mode: env.HANGAR_MODE,
+    region: env.HANGAR_REGION,
+    runtime: serverRuntime(),
+  };
 }
 
 /** Ready when the database answers. */

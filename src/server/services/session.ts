@@ -20,5 +20,6 @@ export async function getSessionMe(db: DbClient, actor: Actor): Promise<SessionM
     })),
     current_workspace_id: actor.workspaceId,
     role: actor.role,
+    org_role: actor.orgRole,
   };
 }

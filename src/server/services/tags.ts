@@ -3,7 +3,7 @@ import { requireRole, type Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
 import { badRequest, conflict, isUniqueViolation, notFound } from "@/server/errors";
 import type { TagKey, TagValue } from "@/schemas/tags";
-import { recordAudit } from "./audit";
+import { recordAudit } from "./audit/record";
 
 const toTagKey = (row: TagKeyRow): TagKey => ({
   id: row.id,

@@ -3,7 +3,7 @@ import type { Actor } from "@/server/auth/actor";
 import type { Db, DbClient } from "@/server/db";
 import { forbidden, notFound } from "@/server/errors";
 import type { CreateWorkspaceInput, MyWorkspace, Workspace } from "@/schemas/workspaces";
-import { recordAudit } from "./audit";
+import { recordAudit } from "./audit/record";
 
 const toWorkspace = (row: WorkspaceRow): Workspace => ({
   id: row.id,

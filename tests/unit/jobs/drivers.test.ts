@@ -12,6 +12,7 @@ process.env.HANGAR_ENCRYPTION_KEY ??= "0".repeat(64);
 
 const plan: BuildPlan = {
   source: "codehost",
+  deployment_id: "0195f0a0-0000-7000-8000-000000000001",
   repo_url: "https://code.example/acme/bot",
   repo_commit_sha: "a".repeat(40),
   source_tarball_path: null,
@@ -43,7 +44,7 @@ describe("the recording builder", () => {
     const reordered = Object.fromEntries(Object.entries(plan).reverse()) as unknown as BuildPlan;
     expect(imageRefOf(reordered)).toBe(built.imageRef);
     expect(imageRefOf({ ...plan, repo_commit_sha: "b".repeat(40) })).not.toBe(built.imageRef);
-    expect(built.lines).toContain("Install: pip install .");
+    expect(built.lines).toContain("Install command (not run): pip install .");
   });
 });
 
@@ -91,7 +92,6 @@ describe("driversFromEnv", () => {
   it("records deploys without a kubeconfig", async () => {
     const drivers = await driversFromEnv({
       HANGAR_KUBECONFIG: undefined,
-      HANGAR_FAKE_STEP_DELAY_MS: 0,
     });
     expect(drivers.deployer.name).toBe("record");
   });
@@ -110,7 +110,7 @@ describe("driversFromEnv", () => {
         "current-context: x",
       ].join("\n"),
     );
-    const selected = driversFromEnv({ HANGAR_KUBECONFIG: file, HANGAR_FAKE_STEP_DELAY_MS: 0 });
+    const selected = driversFromEnv({ HANGAR_KUBECONFIG: file });
     expect((await selected).deployer.name).toBe("kubernetes");
   });
 });

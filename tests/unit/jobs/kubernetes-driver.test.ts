@@ -1,7 +1,8 @@
+import type { V1Deployment } from "@kubernetes/client-node";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { driversFromEnv, StepFailure } from "../../../src/server/jobs/drivers";
 import { kubernetesDeployer, loadKubeconfig } from "../../../src/server/jobs/drivers/kubernetes";
-import { describeObject } from "../../../src/server/jobs/drivers/recording";
+import { describeObject } from "../../../src/server/jobs/manifests/describe";
 import {
   redactManifests,
   renderManifests,
@@ -10,9 +11,11 @@ import {
 import {
   API_RESOURCES,
   APPLY_PATCH,
+  CRASH_LOG,
   startFakeKubeApi,
+  UNSCHEDULABLE_MESSAGE,
   type FakeKubeApi,
-} from "../../helpers/fake-kube-api";
+} from "../../../testing/fake-kube-api";
 import { find, inputWith } from "../manifests/fixtures";
 
 process.env.HANGAR_ENCRYPTION_KEY ??= "0".repeat(64);
@@ -30,8 +33,14 @@ function pathOf(object: KubernetesObject): string {
 
 let api: FakeKubeApi;
 let objects: KubernetesObject[];
-const deployer = (token?: string) => kubernetesDeployer(loadKubeconfig(api.kubeconfig(token)));
+const FAST = { timeoutMs: 5_000, pollMs: 20 };
+const deployer = (token?: string, rollout = FAST) =>
+  kubernetesDeployer(loadKubeconfig(api.kubeconfig(token)), rollout);
 const writes = () => api.requests.filter((r) => r.method !== "GET");
+const discovery = () =>
+  api.requests.filter((r) => r.method === "GET" && !r.path.includes("/namespaces"));
+const workloads = () => objects.filter((o) => o.kind === "Deployment" || o.kind === "StatefulSet");
+const applied = () => objects.map((o) => `Applied ${describeObject(o)}`);
 
 beforeEach(async () => {
   api = await startFakeKubeApi();
@@ -69,7 +78,7 @@ describe("the Kubernetes driver's apply", () => {
       expect(request.body).toEqual(sent[i]);
     }
     // Discovery once per group/version, then cached; the token on every request.
-    expect(api.requests.filter((r) => r.method === "GET").map((r) => r.path)).toEqual([
+    expect(discovery().map((r) => r.path)).toEqual([
       "/api/v1",
       "/apis/apps/v1",
       "/apis/autoscaling/v2",
@@ -77,7 +86,11 @@ describe("the Kubernetes driver's apply", () => {
     expect(new Set(api.requests.map((r) => r.authorization))).toEqual(
       new Set([`Bearer ${api.token}`]),
     );
-    expect(lines).toEqual(objects.map((o) => `Applied ${describeObject(o)}`));
+    expect(lines).toEqual([
+      ...applied(),
+      "Waiting for the rollout (up to 5s)",
+      ...workloads().map((o) => `${describeObject(o)} is available`),
+    ]);
     expect(lines).toContain(
       "Applied Deployment hangar-0196f1c2-0000-7000-8000-aabbccddeeff/support-agent",
     );
@@ -136,12 +149,83 @@ describe("the Kubernetes driver's apply", () => {
     const gone = await startFakeKubeApi();
     const file = gone.kubeconfig();
     await gone.stop();
-    const error = await kubernetesDeployer(loadKubeconfig(file))
+    const error = await kubernetesDeployer(loadKubeconfig(file), FAST)
       .apply(objects)
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StepFailure);
     expect((error as Error).message).toMatch(
       /^Kubernetes refused Namespace hangar-\S+: .*ECONNREFUSED/,
+    );
+  });
+});
+
+describe("the Kubernetes driver's rollout", () => {
+  const server = () => find(objects, "Deployment", "support-agent");
+  const failureOf = (promise: Promise<unknown>): Promise<StepFailure> =>
+    promise.then(
+      () => {
+        throw new Error("expected the rollout to fail");
+      },
+      (e: unknown) => e as StepFailure,
+    );
+
+  it("waits until every Deployment and StatefulSet is available", async () => {
+    api.setRollout("ready", { readyAfterReads: 3 });
+    const { lines } = await deployer().apply(objects);
+    expect(lines.slice(objects.length + 1).sort()).toEqual(
+      workloads()
+        .map((o) => `${describeObject(o)} is available`)
+        .sort(),
+    );
+    const reads = api.requests.filter((r) => r.method === "GET" && r.path === pathOf(server()));
+    expect(reads).toHaveLength(4);
+  });
+
+  it("fails at once with the image pull error, keeping what it applied in the log", async () => {
+    const deployment = server() as V1Deployment;
+    const image = deployment.spec!.template.spec!.containers[0]!.image;
+    api.setRollout("image_pull_failure", { image });
+    const error = await failureOf(deployer().apply(objects));
+    expect(error).toBeInstanceOf(StepFailure);
+    expect(error.message).toMatch(
+      /^Rollout failed: Deployment hangar-\S+\/support-agent\S*: image pull failed for container \S+ \(ImagePullBackOff\): Back-off pulling image "registry\.example\.com\/support-agent@sha256:(ab)+"$/,
+    );
+    expect(error.lines.slice(0, objects.length)).toEqual(applied());
+  });
+
+  it("fails at once on a crash loop with the container's exit and last words", async () => {
+    api.setRollout("crash_loop");
+    const error = await failureOf(deployer().apply(objects));
+    expect(error).toBeInstanceOf(StepFailure);
+    expect(error.message).toMatch(
+      /^Rollout failed: Deployment \S+: container \S+ is crash-looping \(exit code 1, Error\): /,
+    );
+    expect(error.message).toContain(CRASH_LOG);
+    const logRead = api.requests.find((r) => r.path.endsWith("/log"))!;
+    expect(logRead.query).toMatchObject({ previous: "true", tailLines: "5" });
+  });
+
+  it("fails at the timeout naming pods that cannot be scheduled", async () => {
+    api.setRollout("unschedulable");
+    const error = await failureOf(
+      deployer(undefined, { timeoutMs: 300, pollMs: 20 }).apply(objects),
+    );
+    expect(error).toBeInstanceOf(StepFailure);
+    expect(error.message).toMatch(
+      new RegExp(
+        `^Rollout did not finish within 0\\.3s: Deployment \\S+: pod cannot be scheduled \\(Unschedulable\\): ${UNSCHEDULABLE_MESSAGE}$`,
+      ),
+    );
+  });
+
+  it("fails at the timeout naming what was still missing", async () => {
+    api.setRollout("ready", { readyAfterReads: 1_000_000 });
+    const error = await failureOf(
+      deployer(undefined, { timeoutMs: 200, pollMs: 20 }).apply(objects),
+    );
+    expect(error).toBeInstanceOf(StepFailure);
+    expect(error.message).toMatch(
+      /^Rollout did not finish within 0\.2s: Deployment \S+: 0 of \d+ updated replicas available$/,
     );
   });
 });
@@ -191,7 +275,6 @@ describe("driversFromEnv with HANGAR_KUBECONFIG", () => {
   it("deploys through the cluster the kubeconfig names", async () => {
     const drivers = await driversFromEnv({
       HANGAR_KUBECONFIG: api.kubeconfig(),
-      HANGAR_FAKE_STEP_DELAY_MS: 0,
     });
     expect(drivers.deployer.name).toBe("kubernetes");
     await drivers.deployer.apply(objects.slice(0, 2));

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Suspense } from "react";
-import { DeploymentsView } from "@/components/deployments/deployments-view";
-import { filtersFromParams, listInput } from "@/components/deployments/list-params";
+import { DeploymentsView } from "@/components/deployments-list/deployments-view";
+import { filtersFromParams, listInput } from "@/components/deployments-list/list-params";
 import { PageHeader } from "@/components/shell/page-header";
 import { buttonClass } from "@/components/ui/button";
 import { getQueryClient, HydrateClient, trpc } from "@/trpc/server";

@@ -13,7 +13,7 @@ export default async function ImportPage() {
   const header = (
     <PageHeader
       title="Import a repository"
-      description="Create a deployment from a repository on your code host: Hangar builds it and keeps it running."
+      description="Create a deployment from a repository on your code host: each change cuts a revision that Hangar deploys to the configured cluster (with none configured, a dry run that starts nothing)."
     />
   );
   if (me?.role === "viewer") {
@@ -28,7 +28,7 @@ export default async function ImportPage() {
       </>
     );
   }
-  await getQueryClient().prefetchQuery(trpc.integrations.list.queryOptions());
+  await getQueryClient().prefetchQuery(trpc.codehostIntegrations.list.queryOptions());
   return (
     <>
       {header}

@@ -5,13 +5,14 @@ import { ReadOnlyNotice } from "@/components/providers/read-only-notice";
 import { PageHeader } from "@/components/shell/page-header";
 import { buttonClass } from "@/components/ui/button";
 import { getQueryClient, HydrateClient, trpc } from "@/trpc/server";
+import { canChangeOrganization } from "@/components/settings/role-notice";
 import { loadMe } from "@/trpc/session";
 
 export const metadata: Metadata = { title: "OAuth providers" };
 
 export default async function ProvidersPage() {
   const me = await loadMe();
-  const canEdit = me?.role !== "viewer";
+  const canEdit = canChangeOrganization(me?.org_role);
   await getQueryClient().prefetchQuery(trpc.oauthProviders.list.queryOptions());
   return (
     <>
@@ -24,7 +25,9 @@ export default async function ProvidersPage() {
               New provider
             </Link>
           ) : (
-            <ReadOnlyNotice>Read-only: viewers cannot add or change providers.</ReadOnlyNotice>
+            <ReadOnlyNotice>
+              Read-only: only organization owners and admins add or change providers.
+            </ReadOnlyNotice>
           )
         }
       />

@@ -7,6 +7,7 @@ const tabs = [
   { href: "/settings/members", label: "Members" },
   { href: "/settings/integrations", label: "Code-host integrations" },
   { href: "/settings/audit", label: "Audit log" },
+  { href: "/settings/sessions", label: "Sessions" },
 ];
 
 export default function SettingsLayout({ children }: { children: ReactNode }) {

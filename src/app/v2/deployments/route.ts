@@ -6,7 +6,7 @@ import { listDeployments } from "@/server/services/deployments/list";
 
 export const { GET, POST, PATCH, PUT, DELETE } = methods({
   GET: route(e.list, ({ db, actor, query }) => listDeployments(db, actor, query)),
-  POST: route(e.create, ({ db, actor, body }) => createDeployment(db, actor, body)),
+  POST: route(e.create, ({ db, actor, body, signal }) => createDeployment(db, actor, body, signal)),
   DELETE: route(e.bulkDelete, async ({ db, actor, query }) => {
     const result = await bulkDeleteDeployments(db, actor, query.deployment_ids);
     return { $status: result.results.every((r) => r.status === 204) ? 200 : 207, body: result };

@@ -5,7 +5,8 @@ import { Alert } from "@/components/ui/alert";
 import { FormField, formErrors } from "@/components/ui/form-field";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
-import { toast } from "sonner";
+import type { z } from "zod";
+import { toast } from "@/components/ui/toast";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
@@ -25,9 +26,9 @@ export function CreateKeyDialog({
 }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const form = useForm<CreateApiKeyInput>({
+  const form = useForm<z.input<typeof createApiKeyInput>, unknown, CreateApiKeyInput>({
     resolver: zodResolver(createApiKeyInput, formErrors),
-    defaultValues: { name: "", role: "viewer" },
+    defaultValues: { name: "", role: "viewer", org_role: "member" },
   });
   const create = useMutation(
     trpc.apiKeys.create.mutationOptions({

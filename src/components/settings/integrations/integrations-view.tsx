@@ -14,7 +14,7 @@ import { RegisterIntegrationForm } from "./register-integration-form";
 
 export function IntegrationsView({ canEdit }: { canEdit: boolean }) {
   const trpc = useTRPC();
-  const list = useQuery(trpc.integrations.list.queryOptions());
+  const list = useQuery(trpc.codehostIntegrations.list.queryOptions());
   const [registering, setRegistering] = useState(false);
 
   let body;

@@ -5,7 +5,7 @@ import { Alert } from "@/components/ui/alert";
 import { FormField, formErrors } from "@/components/ui/form-field";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
@@ -41,10 +41,12 @@ export function RegisterIntegrationForm({
     defaultValues: { name: "", api_base_url: "", token: "" },
   });
   const create = useMutation(
-    trpc.integrations.create.mutationOptions({
+    trpc.codehostIntegrations.create.mutationOptions({
       onSuccess: async (integration) => {
         toast.success(`Registered ${integration.name}`);
-        await queryClient.invalidateQueries({ queryKey: trpc.integrations.list.queryKey() });
+        await queryClient.invalidateQueries({
+          queryKey: trpc.codehostIntegrations.list.queryKey(),
+        });
         form.reset();
         onCreated(integration);
       },

@@ -4,19 +4,27 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert } from "@/components/ui/alert";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { useState } from "react";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import { Button } from "@/components/ui/button";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { Select } from "@/components/ui/select";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, Td, Th, Tr } from "@/components/ui/table";
-import type { RoleName } from "@/schemas/api-keys";
+import type { OrgRoleName, RoleName } from "@/schemas/api-keys";
 import type { Member } from "@/schemas/members";
 import { useTRPC } from "@/trpc/react";
-import { roleLabels, roles } from "../role-notice";
+import { orgRoleLabels, orgRoles, roleLabels, roles } from "../role-notice";
 import { AddMemberForm } from "./add-member-form";
 
-export function MembersView({ isAdmin, myUserId }: { isAdmin: boolean; myUserId: string }) {
+export function MembersView({
+  isAdmin,
+  myUserId,
+  myOrgRole,
+}: {
+  isAdmin: boolean;
+  myUserId: string;
+  myOrgRole: OrgRoleName;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const list = useQuery(trpc.members.list.queryOptions());
@@ -35,6 +43,21 @@ export function MembersView({ isAdmin, myUserId }: { isAdmin: boolean; myUserId:
       },
     }),
   );
+  const setOrgRole = useMutation(
+    trpc.members.setOrgRole.mutationOptions({
+      onSuccess: async (m) => {
+        toast.success(`${m.email} is now organization ${m.org_role}`);
+        await refresh();
+      },
+      onError: async (error) => {
+        toast.error(error.message);
+        await refresh();
+      },
+    }),
+  );
+  // Admins grant admin and member; only owners grant or take away owner (the server checks too).
+  const isOrgAdmin = myOrgRole === "owner" || myOrgRole === "admin";
+  const grantable = orgRoles.filter((r) => myOrgRole === "owner" || r !== "owner");
   const remove = useMutation(
     trpc.members.remove.mutationOptions({
       onSuccess: async () => {
@@ -62,6 +85,7 @@ export function MembersView({ isAdmin, myUserId }: { isAdmin: boolean; myUserId:
             <tr>
               <Th>Member</Th>
               <Th>Role</Th>
+              <Th>Organization role</Th>
               <Th>Joined</Th>
               {isAdmin && (
                 <Th>
@@ -109,6 +133,34 @@ export function MembersView({ isAdmin, myUserId }: { isAdmin: boolean; myUserId:
                     </>
                   ) : (
                     roleLabels[m.role]
+                  )}
+                </Td>
+                <Td>
+                  {isOrgAdmin && (myOrgRole === "owner" || m.org_role !== "owner") ? (
+                    <>
+                      <label htmlFor={`org-role-${m.user_id}`} className="sr-only">
+                        Organization role of {m.email}
+                      </label>
+                      <Select
+                        id={`org-role-${m.user_id}`}
+                        value={m.org_role}
+                        disabled={setOrgRole.isPending}
+                        onChange={(e) =>
+                          setOrgRole.mutate({
+                            userId: m.user_id,
+                            role: e.target.value as OrgRoleName,
+                          })
+                        }
+                      >
+                        {grantable.map((r) => (
+                          <option key={r} value={r}>
+                            {orgRoleLabels[r]}
+                          </option>
+                        ))}
+                      </Select>
+                    </>
+                  ) : (
+                    orgRoleLabels[m.org_role]
                   )}
                 </Td>
                 <Td className="text-zinc-600 dark:text-zinc-400">

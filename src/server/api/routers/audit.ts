@@ -1,5 +1,5 @@
 import { auditEventPage, listAuditEventsInput } from "@/schemas/audit";
-import { listAuditEvents } from "@/server/services/audit-log";
+import { listAuditEvents } from "@/server/services/audit/list";
 import { createRouter, workspaceProcedure } from "../trpc";
 
 export const auditRouter = createRouter({

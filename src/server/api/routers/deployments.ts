@@ -32,7 +32,7 @@ export const deploymentsRouter = createRouter({
   create: workspaceProcedure
     .input(createDeploymentBody)
     .output(deployment)
-    .mutation(({ ctx, input }) => createDeployment(ctx.db, ctx.actor, input)),
+    .mutation(({ ctx, input, signal }) => createDeployment(ctx.db, ctx.actor, input, signal)),
   patch: workspaceProcedure
     .input(z.object({ id: uuid, ifMatch: z.string().optional(), patch: patchDeploymentBody }))
     .output(versionedDeployment)

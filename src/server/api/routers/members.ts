@@ -5,9 +5,10 @@ import {
   changeRoleInput,
   member,
   memberIdInput,
+  setOrgRoleInput,
 } from "@/schemas/members";
 import * as members from "@/server/services/members";
-import { createRouter, workspaceProcedure } from "../trpc";
+import { createRouter, orgAdminProcedure, workspaceProcedure } from "../trpc";
 
 export const membersRouter = createRouter({
   list: workspaceProcedure
@@ -21,6 +22,10 @@ export const membersRouter = createRouter({
     .input(changeRoleInput)
     .output(member)
     .mutation(({ ctx, input }) => members.changeRole(ctx.db, ctx.actor, input)),
+  setOrgRole: orgAdminProcedure
+    .input(setOrgRoleInput)
+    .output(member)
+    .mutation(({ ctx, input }) => members.setOrganizationRole(ctx.db, ctx.actor, input)),
   remove: workspaceProcedure
     .input(memberIdInput)
     .mutation(({ ctx, input }) => members.removeMember(ctx.db, ctx.actor, input.userId)),

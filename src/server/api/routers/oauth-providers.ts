@@ -5,7 +5,7 @@ import {
   updateOAuthProviderBody,
 } from "@/schemas/oauth-providers";
 import * as providers from "@/server/services/oauth-providers";
-import { createRouter, workspaceProcedure } from "../trpc";
+import { createRouter, orgAdminProcedure, workspaceProcedure } from "../trpc";
 
 const byProviderId = z.object({ providerId: z.string().min(1).max(256) });
 
@@ -17,17 +17,17 @@ export const oauthProvidersRouter = createRouter({
     .input(byProviderId)
     .output(oauthProvider)
     .query(({ ctx, input }) => providers.getOAuthProvider(ctx.db, ctx.actor, input.providerId)),
-  create: workspaceProcedure
+  create: orgAdminProcedure
     .input(createOAuthProviderBody)
     .output(oauthProvider)
     .mutation(({ ctx, input }) => providers.createOAuthProvider(ctx.db, ctx.actor, input)),
-  update: workspaceProcedure
+  update: orgAdminProcedure
     .input(byProviderId.extend({ patch: updateOAuthProviderBody }))
     .output(oauthProvider)
     .mutation(({ ctx, input }) =>
       providers.updateOAuthProvider(ctx.db, ctx.actor, input.providerId, input.patch),
     ),
-  delete: workspaceProcedure
+  delete: orgAdminProcedure
     .input(byProviderId)
     .mutation(({ ctx, input }) =>
       providers.deleteOAuthProvider(ctx.db, ctx.actor, input.providerId),

@@ -3,9 +3,9 @@ import { uuid } from "@/schemas/common";
 import { deployment } from "@/schemas/deployments";
 import { revisionLogPage, revisionLogsQuery } from "@/schemas/revision-logs";
 import { listRevisionsQuery, revision, revisionPage } from "@/schemas/revisions";
-import { interruptRevision } from "@/server/services/revision-interrupt";
-import { listRevisionLogs } from "@/server/services/revision-logs";
-import * as revisions from "@/server/services/revisions";
+import { interruptRevision } from "@/server/services/revisions/interrupt";
+import { listRevisionLogs } from "@/server/services/revisions/logs-list";
+import * as revisions from "@/server/services/revisions/history";
 import { createRouter, workspaceProcedure } from "../trpc";
 
 const revisionRef = z.object({ deploymentId: uuid, revisionId: uuid });

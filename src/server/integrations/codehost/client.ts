@@ -12,9 +12,14 @@ export interface CodehostRepository {
   defaultBranch: string;
 }
 
+export interface ListingOptions {
+  /** Aborted when the caller no longer wants the answer (the HTTP client went away). */
+  signal?: AbortSignal;
+}
+
 export interface CodehostClient {
-  /** Every repository the credentials can see, all pages. */
-  listRepositories(): Promise<CodehostRepository[]>;
+  /** Every repository the credentials can see, all pages (bounded; see LISTING_LIMITS). */
+  listRepositories(options?: ListingOptions): Promise<CodehostRepository[]>;
   /** The commit sha a branch points at, or null when the repository or branch does not exist. */
   getBranchCommit(owner: string, repo: string, branch: string): Promise<string | null>;
   /** Whether a file exists at `path` on `ref`. */

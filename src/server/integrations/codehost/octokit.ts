@@ -2,9 +2,18 @@ import { createAppAuth } from "@octokit/auth-app";
 import { Octokit } from "@octokit/rest";
 import { env } from "@/env";
 import { AppError } from "@/server/errors";
-import type { CodehostClient, CodehostCredentials, CodehostRepository } from "./client";
+import { outboundFetch, type OutboundFetch } from "@/server/outbound/client";
+import { findOutboundError } from "@/server/outbound/errors";
+import type {
+  CodehostClient,
+  CodehostCredentials,
+  CodehostRepository,
+  ListingOptions,
+} from "./client";
+import { nextPageUrl } from "./pagination";
 
 // The code-host REST v3 dialect through @octokit/rest (contract 7), with baseUrl = api_base_url.
+// Every request goes through the outbound client (address policy, no redirects, size cap).
 
 interface RepoPayload {
   id: number;
@@ -22,12 +31,22 @@ const toRepository = (r: RepoPayload): CodehostRepository => ({
   defaultBranch: r.default_branch ?? "main",
 });
 
-/** fetch with a per-request deadline, so a silent code host cannot hold a request forever. */
-function fetchWithTimeout(timeoutMs: number): typeof fetch {
-  return (input, init) => {
-    const deadline = AbortSignal.timeout(timeoutMs);
-    const signal = init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
-    return fetch(input, { ...init, signal });
+/** A listing stops here: pages followed, repositories held, and time for all pages together. */
+export const LISTING_LIMITS = { maxPages: 100, maxRepositories: 10_000, deadlineMs: 60_000 };
+const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+
+/** Octokit's fetch, through the outbound client with a per-request deadline. */
+function octokitFetch(outbound: OutboundFetch, timeoutMs: number): typeof fetch {
+  return async (input, init) => {
+    const url = input instanceof Request ? input.url : input;
+    return outbound(url, {
+      method: init?.method,
+      headers: init?.headers as Record<string, string> | undefined,
+      body: (init?.body as string | undefined) ?? null,
+      signal: init?.signal,
+      timeoutMs,
+      maxBytes: MAX_ANSWER_BYTES,
+    });
   };
 }
 
@@ -40,6 +59,11 @@ function causes(error: unknown): unknown[] {
 /** Code-host failures as the contract's 502, naming what the code host did (never credentials). */
 export function toBadGateway(error: unknown, timeoutMs: number): AppError {
   if (error instanceof AppError) return error;
+  const outbound = findOutboundError(error);
+  if (outbound?.kind === "refused")
+    return new AppError("bad_gateway", `The code host is not called: ${outbound.message}.`);
+  if (outbound?.kind === "too_large")
+    return new AppError("bad_gateway", `The code host's answer was refused: ${outbound.message}.`);
   const response = (error as { response?: { status: number } }).response;
   if (response) {
     const status = response.status;
@@ -51,7 +75,10 @@ export function toBadGateway(error: unknown, timeoutMs: number): AppError {
     }
     return new AppError("bad_gateway", `The code host failed with HTTP ${status}.`);
   }
-  if (causes(error).some((e) => (e as Error)?.name === "TimeoutError")) {
+  if (
+    outbound?.kind === "timeout" ||
+    causes(error).some((e) => (e as Error)?.name === "TimeoutError")
+  ) {
     return new AppError("bad_gateway", `The code host did not answer within ${timeoutMs} ms.`);
   }
   return new AppError("bad_gateway", "The code host could not be reached.");
@@ -63,14 +90,16 @@ const isNotFound = (error: unknown) =>
 export function createCodehostClient(
   apiBaseUrl: string,
   credentials: CodehostCredentials,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; fetch?: OutboundFetch; limits?: typeof LISTING_LIMITS } = {},
 ): CodehostClient {
   const timeoutMs = options.timeoutMs ?? env.HANGAR_CODEHOST_TIMEOUT_MS;
+  const limits = options.limits ?? LISTING_LIMITS;
+  const baseUrl = apiBaseUrl.replace(/\/+$/, "");
   const quiet = () => undefined;
   const octokit = new Octokit({
-    baseUrl: apiBaseUrl.replace(/\/+$/, ""),
+    baseUrl,
     userAgent: "hangar",
-    request: { fetch: fetchWithTimeout(timeoutMs) },
+    request: { fetch: octokitFetch(options.fetch ?? outboundFetch, timeoutMs) },
     // Octokit's default logger writes to the console; our failures surface as AppErrors instead.
     log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
     ...(credentials.kind === "token"
@@ -93,15 +122,57 @@ export function createCodehostClient(
     }
   }
 
+  /**
+   * Every page of a listing, following `Link: rel="next"` only within the code host's own origin
+   * (the token goes nowhere else), up to the page, size and time bounds, stopping when `signal`
+   * aborts (the client went away).
+   */
+  async function listAll(path: string, listing: ListingOptions): Promise<RepoPayload[]> {
+    const deadline = AbortSignal.timeout(limits.deadlineMs);
+    const signal = listing.signal ? AbortSignal.any([listing.signal, deadline]) : deadline;
+    const repos: RepoPayload[] = [];
+    let url: string | null = `${baseUrl}${path}?per_page=100`;
+    try {
+      for (let page = 1; url; page++) {
+        if (page > limits.maxPages)
+          throw new AppError(
+            "bad_gateway",
+            `The code host kept answering with more pages (over ${limits.maxPages}); Hangar stopped listing.`,
+          );
+        signal.throwIfAborted();
+        const response: { data: unknown; headers: { link?: string } } = await octokit.request({
+          method: "GET",
+          url,
+          request: { signal },
+        });
+        const data = response.data as RepoPayload[] | { repositories?: RepoPayload[] };
+        repos.push(...(Array.isArray(data) ? data : (data.repositories ?? [])));
+        if (repos.length > limits.maxRepositories)
+          throw new AppError(
+            "bad_gateway",
+            `The code host listed more than ${limits.maxRepositories} repositories; Hangar stopped listing.`,
+          );
+        url = nextPageUrl(response.headers.link, baseUrl);
+      }
+    } catch (error) {
+      if (deadline.aborted)
+        throw new AppError(
+          "bad_gateway",
+          `The code host did not finish listing within ${limits.deadlineMs} ms.`,
+        );
+      throw toBadGateway(error, timeoutMs);
+    }
+    return repos;
+  }
+
   return {
-    listRepositories: () =>
-      call(async () => {
-        const repos: RepoPayload[] =
-          credentials.kind === "token"
-            ? await octokit.paginate("GET /user/repos", { per_page: 100 })
-            : await octokit.paginate("GET /installation/repositories", { per_page: 100 });
-        return repos.map(toRepository);
-      }),
+    listRepositories: async (listingOptions = {}) =>
+      (
+        await listAll(
+          credentials.kind === "token" ? "/user/repos" : "/installation/repositories",
+          listingOptions,
+        )
+      ).map(toRepository),
     getBranchCommit: (owner, repo, branch) =>
       call(async () => {
         try {

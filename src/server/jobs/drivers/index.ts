@@ -1,34 +1,45 @@
+import path from "node:path";
 import { env, type Env } from "@/env";
-import { recordingBuilder, recordingDeployer, sleep } from "./recording";
+import { sourceArchiveBuilder } from "../builder/source-builder";
+import { recordingBuilder, recordingDeployer } from "./recording";
 import { codehostSource } from "./source";
-import type { DeployerDriver, Drivers, SourceDriver } from "./types";
+import type { DeployerDriver, Drivers } from "./types";
 
-export type { Drivers } from "./types";
+export type { Drivers, Runtime } from "./types";
 export { StepFailure } from "./types";
 
-type DriverConfig = Pick<Env, "HANGAR_KUBECONFIG" | "HANGAR_FAKE_STEP_DELAY_MS">;
-
-const slowed = (driver: SourceDriver, delayMs: number): SourceDriver => ({
-  resolve: async (input) => {
-    await sleep(delayMs);
-    return driver.resolve(input);
-  },
-});
+type DriverConfig = Pick<Env, "HANGAR_KUBECONFIG"> &
+  Partial<
+    Pick<
+      Env,
+      | "HANGAR_ROLLOUT_TIMEOUT_SECONDS"
+      | "HANGAR_DATA_DIR"
+      | "HANGAR_BUILD_MAX_BYTES"
+      | "HANGAR_BUILD_MAX_FILES"
+    >
+  >;
 
 /** The Kubernetes driver, loaded only when configured. */
-async function kubernetes(path: string): Promise<DeployerDriver> {
-  const { kubernetesDeployer, loadKubeconfig } = await import("./kubernetes");
-  return kubernetesDeployer(loadKubeconfig(path));
+async function kubernetes(path: string, timeoutSeconds?: number): Promise<DeployerDriver> {
+  const { DEFAULT_ROLLOUT, kubernetesDeployer, loadKubeconfig } = await import("./kubernetes");
+  const timeoutMs = timeoutSeconds ? timeoutSeconds * 1000 : DEFAULT_ROLLOUT.timeoutMs;
+  return kubernetesDeployer(loadKubeconfig(path), { ...DEFAULT_ROLLOUT, timeoutMs });
 }
 
-/** The drivers configuration selects: a kubeconfig makes deploys real; else they are recorded. */
+/**
+ * The drivers configuration selects: a kubeconfig makes deploys real; else they are a dry run
+ * (recorded, nothing started). Tests pass their own drivers to the worker instead.
+ */
 export async function driversFromEnv(config: DriverConfig = env): Promise<Drivers> {
-  const delay = config.HANGAR_FAKE_STEP_DELAY_MS;
   return {
-    source: delay ? slowed(codehostSource(), delay) : codehostSource(),
-    builder: recordingBuilder(delay),
+    source: codehostSource(),
+    builder: sourceArchiveBuilder(recordingBuilder(), {
+      contextsDir: path.resolve(config.HANGAR_DATA_DIR ?? env.HANGAR_DATA_DIR, "builds"),
+      maxBytes: config.HANGAR_BUILD_MAX_BYTES ?? env.HANGAR_BUILD_MAX_BYTES,
+      maxFiles: config.HANGAR_BUILD_MAX_FILES ?? env.HANGAR_BUILD_MAX_FILES,
+    }),
     deployer: config.HANGAR_KUBECONFIG
-      ? await kubernetes(config.HANGAR_KUBECONFIG)
-      : recordingDeployer(delay),
+      ? await kubernetes(config.HANGAR_KUBECONFIG, config.HANGAR_ROLLOUT_TIMEOUT_SECONDS)
+      : recordingDeployer(),
   };
 }

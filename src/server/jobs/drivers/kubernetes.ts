@@ -6,7 +6,8 @@ import {
   type KubernetesObject as ApiObject,
 } from "@kubernetes/client-node";
 import type { KubernetesObject } from "../manifests";
-import { describeObject } from "./recording";
+import { describeObject } from "../manifests/describe";
+import { awaitRollout, type RolloutOptions } from "./kubernetes-rollout";
 import { StepFailure, type DeployerDriver } from "./types";
 
 // Applies a revision's objects to a cluster with the official client: server-side apply under
@@ -16,13 +17,14 @@ export const FIELD_MANAGER = "hangar";
 
 const statusOf = (error: unknown) => (error instanceof ApiException ? error.code : undefined);
 
+const reasonOf = (error: unknown) =>
+  error instanceof ApiException
+    ? (statusMessage(error.body) ?? `HTTP ${error.code}`)
+    : (error as Error).message;
+
 /** A message naming the object and what the API server said, never the object's contents. */
 function failure(object: KubernetesObject, error: unknown): StepFailure {
-  const reason =
-    error instanceof ApiException
-      ? (statusMessage(error.body) ?? `HTTP ${error.code}`)
-      : (error as Error).message;
-  return new StepFailure(`Kubernetes refused ${describeObject(object)}: ${reason}`);
+  return new StepFailure(`Kubernetes refused ${describeObject(object)}: ${reasonOf(error)}`);
 }
 
 /** 1.4's ApiException carries the response text; the API server's is a JSON Status. */
@@ -35,10 +37,17 @@ function statusMessage(body: unknown): string | undefined {
   }
 }
 
-export function kubernetesDeployer(kubeconfig: KubeConfig): DeployerDriver {
+export const DEFAULT_ROLLOUT: RolloutOptions = { timeoutMs: 300_000, pollMs: 2_000 };
+
+/** Applies a revision's objects, then waits for its rollout (see kubernetes-rollout.ts). */
+export function kubernetesDeployer(
+  kubeconfig: KubeConfig,
+  rollout: RolloutOptions = DEFAULT_ROLLOUT,
+): DeployerDriver {
   const client = KubernetesObjectApi.makeApiClient(kubeconfig);
   return {
     name: "kubernetes",
+    runtime: "kubernetes",
     async apply(objects) {
       const lines: string[] = [];
       for (const object of objects) {
@@ -55,6 +64,14 @@ export function kubernetesDeployer(kubeconfig: KubeConfig): DeployerDriver {
           throw failure(object, error);
         }
         lines.push(`Applied ${describeObject(object)}`);
+      }
+      lines.push(`Waiting for the rollout (up to ${rollout.timeoutMs / 1000}s)`);
+      try {
+        lines.push(...(await awaitRollout(kubeconfig, objects, rollout)));
+      } catch (error) {
+        if (error instanceof StepFailure)
+          throw new StepFailure(error.message, [...lines, ...error.lines]);
+        throw new StepFailure(`Could not read the rollout's progress: ${reasonOf(error)}`, lines);
       }
       return { lines };
     },

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { KubernetesObject } from "../manifests";
+import { describeObject as describe } from "../manifests/describe";
 import type { BuilderDriver, BuildPlan, DeployerDriver } from "./types";
 
 // The default drivers when no cluster or builder is configured: they compute and record what a
@@ -7,7 +7,9 @@ import type { BuilderDriver, BuildPlan, DeployerDriver } from "./types";
 
 const IMAGE_REPOSITORY = "hangar.local/builds";
 
-const sleep = (ms: number) => (ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve());
+/** What a dry run says at its end (the revision's final message and its last log line). */
+export const DRY_RUN_MESSAGE =
+  "Dry run: no cluster is configured (HANGAR_KUBECONFIG), so nothing was started; the manifests are recorded.";
 
 /** Keys sorted at every level, so equal plans hash equally. */
 function canonical(value: unknown): string {
@@ -22,32 +24,28 @@ function canonical(value: unknown): string {
 export const imageRefOf = (plan: BuildPlan) =>
   `${IMAGE_REPOSITORY}:${createHash("sha256").update(canonical(plan)).digest("hex")}`;
 
-export function recordingBuilder(delayMs = 0): BuilderDriver {
+export function recordingBuilder(): BuilderDriver {
   return {
     async build(plan) {
-      await sleep(delayMs);
       const lines = [
-        ...(plan.install_command ? [`Install: ${plan.install_command}`] : []),
-        ...(plan.build_command ? [`Build: ${plan.build_command}`] : []),
-        `Image ${imageRefOf(plan)}`,
+        ...(plan.install_command ? [`Install command (not run): ${plan.install_command}`] : []),
+        ...(plan.build_command ? [`Build command (not run): ${plan.build_command}`] : []),
+        `Dry run: no image was built; ${imageRefOf(plan)} names this build plan`,
       ];
       return { imageRef: imageRefOf(plan), lines };
     },
   };
 }
 
-const describe = (o: KubernetesObject) =>
-  `${o.kind} ${o.metadata?.namespace ? `${o.metadata.namespace}/` : ""}${o.metadata?.name}`;
-
-export function recordingDeployer(delayMs = 0): DeployerDriver {
+export function recordingDeployer(): DeployerDriver {
   return {
     name: "record",
+    runtime: "dry_run",
     async apply(objects) {
-      await sleep(delayMs);
       return {
         lines: [
           ...objects.map((o) => `Rendered ${describe(o)}`),
-          "No cluster configured: manifests recorded",
+          DRY_RUN_MESSAGE,
         ],
       };
     },
@@ -57,4 +55,3 @@ export function recordingDeployer(delayMs = 0): DeployerDriver {
   };
 }
 
-export { describe as describeObject, sleep };

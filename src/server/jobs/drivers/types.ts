@@ -7,7 +7,16 @@ import type { KubernetesObject } from "../manifests";
 /** A failure the user can act on: the revision ends in the step's *_FAILED with this message. */
 export class StepFailure extends Error {
   override name = "StepFailure";
+  /** What the step did before it failed, for the revision's log. */
+  readonly lines: string[];
+  constructor(message: string, lines: string[] = []) {
+    super(message);
+    this.lines = lines;
+  }
 }
+
+/** Where a deployer runs revisions: a cluster, or nowhere (the manifests are only recorded). */
+export type Runtime = "kubernetes" | "dry_run";
 
 export interface SourceInput {
   source: DeploymentSource;
@@ -32,21 +41,33 @@ export interface SourceDriver {
 /** What the builder is asked to build: deterministic, so its hash names the image. */
 export interface BuildPlan {
   source: DeploymentSource;
+  deployment_id: string;
   repo_url: string | null;
   repo_commit_sha: string | null;
   source_tarball_path: string | null;
   graph_config_path: string | null;
   install_command: string | null;
   build_command: string | null;
+  /** Packages whose versions the build reports (the deployment's tracked_packages). */
+  tracked_packages?: string[];
 }
 
 export interface BuilderDriver {
-  build(plan: BuildPlan): Promise<StepResult & { imageRef: string }>;
+  /** `record` is kept on the revision with the plan (e.g. the generated Dockerfile). */
+  build(
+    plan: BuildPlan,
+  ): Promise<StepResult & { imageRef: string; record?: Record<string, unknown> }>;
+  /** Drops what the build consumed (an uploaded archive) once its outcome is recorded. */
+  release?(plan: BuildPlan): Promise<void>;
 }
 
 export interface DeployerDriver {
   readonly name: string;
-  /** Creates or updates the objects (idempotent: applying twice changes nothing). */
+  readonly runtime: Runtime;
+  /**
+   * Creates or updates the objects (idempotent: applying twice changes nothing) and, on a real
+   * runtime, waits until they run. Throws StepFailure with the reason when they do not.
+   */
   apply(objects: KubernetesObject[]): Promise<StepResult>;
   /** Removes the objects (missing ones are fine). */
   teardown(objects: KubernetesObject[]): Promise<StepResult>;

@@ -29,12 +29,16 @@ export function buildPlanOf(revision: EngineRevision): BuildPlan {
   const sourceConfig = revision.sourceConfig as SourceConfig;
   return {
     source: revision.source,
+    deployment_id: revision.deploymentId,
     repo_url: revision.source === "codehost" ? revision.deployment.repoUrl : null,
     repo_commit_sha: config.repo_commit_sha ?? null,
     source_tarball_path: config.source_tarball_path ?? null,
     graph_config_path: config.graph_config_path ?? null,
     install_command: sourceConfig.install_command ?? null,
     build_command: sourceConfig.build_command ?? null,
+    ...(revision.deployment.trackedPackages.length
+      ? { tracked_packages: revision.deployment.trackedPackages }
+      : {}),
   };
 }
 
@@ -90,7 +94,7 @@ export async function buildStep(ctx: EngineContext, revision: EngineRevision): P
     await advance(ctx, revision.id, {
       from: ["BUILDING"],
       to: "AWAITING_DEPLOY",
-      data: { imageRef: built.imageRef, buildPlan: asJson(plan) },
+      data: { imageRef: built.imageRef, buildPlan: asJson({ ...plan, ...built.record }) },
       stream: "build",
       lines: [...built.lines, "Build finished"],
     });
@@ -101,7 +105,9 @@ export async function buildStep(ctx: EngineContext, revision: EngineRevision): P
       to: "BUILD_FAILED",
       message: error.message,
       stream: "build",
-      lines: [error.message],
+      lines: [...error.lines, error.message],
     });
   }
+  // Only once the outcome is recorded: a retried step still finds its archive.
+  await ctx.drivers.builder.release?.(plan);
 }

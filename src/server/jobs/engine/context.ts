@@ -2,9 +2,10 @@ import type PgBoss from "pg-boss";
 import type { Prisma, RevisionLogStream, RevisionStatus } from "@/generated/prisma/client";
 import type { Db, DbClient } from "@/server/db";
 import type { Drivers } from "../drivers";
-import { enqueueRevisionStep } from "../queue";
-import { appendLogs } from "../revision-logs";
-import { IN_FLIGHT_STATUSES, isTerminal, transition } from "../revision-states";
+import { enqueueRevisionStep } from "@/server/services/revisions/queue";
+import { appendLogs } from "@/server/services/revisions/logs-append";
+import { IN_FLIGHT_STATUSES, isTerminal } from "@/schemas/revision-states";
+import { transition } from "@/server/services/revisions/transition";
 
 /** What the steps run with: the database, the drivers, and the worker's queue for next steps. */
 export interface EngineContext {
@@ -45,7 +46,15 @@ export async function applyMove(
 ): Promise<boolean> {
   const moved = await transition(tx, revisionId, move.from, move.to, move.message, move.data);
   if (!moved) return false;
-  await appendLogs(tx, revisionId, move.stream, move.lines);
+  // A failure's reason (its message's line) is ERROR, so a log read filtered by level finds it.
+  const reason = move.to.endsWith("_FAILED") ? move.lines.lastIndexOf(move.message ?? "") : -1;
+  if (reason >= 0) {
+    await appendLogs(tx, revisionId, move.stream, move.lines.slice(0, reason));
+    await appendLogs(tx, revisionId, move.stream, [move.lines[reason]!], "ERROR");
+    await appendLogs(tx, revisionId, move.stream, move.lines.slice(reason + 1));
+  } else {
+    await appendLogs(tx, revisionId, move.stream, move.lines);
+  }
   await move.also?.(tx);
   if (!isTerminal(move.to)) await enqueueRevisionStep(tx, { revisionId }, { boss: ctx.boss });
   return true;

@@ -4,7 +4,10 @@ import type { SourceConfig } from "@/schemas/deployments";
 import { decrypt } from "@/server/crypto";
 import type { StoredSecret } from "@/server/services/deployments/secrets";
 import { asJson } from "@/server/services/deployments/serialize";
+import type { Runtime } from "@/generated/prisma/client";
+import { deploymentUrlOf } from "@/server/services/deployments/url";
 import { StepFailure } from "../drivers";
+import { DRY_RUN_MESSAGE } from "../drivers/recording";
 import { redactManifests, renderManifests, type KubernetesObject } from "../manifests";
 import { advance, type EngineContext, type EngineRevision } from "./context";
 
@@ -45,8 +48,17 @@ export function manifestsOf(revision: EngineRevision): KubernetesObject[] {
       })),
     },
     databasePassword: databasePasswordOf(deployment.id),
+    url: urlOf(revision),
   });
 }
+
+/** The revision's URL: the custom_url it was cut with, else the configured template's. */
+export const urlOf = (revision: EngineRevision) =>
+  deploymentUrlOf({
+    id: revision.deployment.id,
+    name: revision.deployment.name,
+    customUrl: (revision.sourceConfig as SourceConfig).custom_url ?? null,
+  });
 
 /** AWAITING_DEPLOY -> DEPLOYING: nothing to wait for once built (one revision is in flight). */
 export const startDeploy = (ctx: EngineContext, revision: EngineRevision) =>
@@ -57,38 +69,65 @@ export const startDeploy = (ctx: EngineContext, revision: EngineRevision) =>
     lines: [`Deploying ${revision.imageRef} (${ctx.drivers.deployer.name})`],
   });
 
+/** The revision's final message: what runs now, or that nothing does (a dry run). */
+function deployedMessage(runtime: Runtime, number: number): string {
+  return runtime === "dry_run" ? DRY_RUN_MESSAGE : `Revision ${number} is running on Kubernetes.`;
+}
+
 /**
- * DEPLOYING: render and apply the objects; DEPLOYED moves the deployment's active revision and
- * makes it READY in the same transaction. Only redacted manifests are stored.
+ * DEPLOYING: render and apply the objects and, on a cluster, wait for the rollout. DEPLOYED
+ * moves the deployment's active revision and makes it READY in the same transaction; a failed
+ * rollout ends DEPLOY_FAILED with the cluster's reason and leaves the active revision as it
+ * was. Only redacted manifests are stored.
  */
 export async function deployStep(ctx: EngineContext, revision: EngineRevision): Promise<void> {
+  const { deployer } = ctx.drivers;
   let objects: KubernetesObject[];
   let applied;
   try {
     objects = manifestsOf(revision);
-    applied = await ctx.drivers.deployer.apply(objects);
+    applied = await deployer.apply(objects);
   } catch (error) {
     if (!(error instanceof StepFailure)) throw error;
+    const active = await activeRevisionNumber(ctx, revision.deploymentId);
     await advance(ctx, revision.id, {
       from: ["DEPLOYING"],
       to: "DEPLOY_FAILED",
       message: error.message,
       stream: "deploy",
-      lines: [error.message],
+      lines: [
+        ...error.lines,
+        error.message,
+        ...(active ? [`Revision ${active} stays active.`] : []),
+      ],
     });
     return;
   }
+  const message = deployedMessage(deployer.runtime, revision.number);
   const deployed = await advance(ctx, revision.id, {
     from: ["DEPLOYING"],
     to: "DEPLOYED",
-    data: { manifests: asJson(redactManifests(objects)) },
+    message,
+    data: { manifests: asJson(redactManifests(objects)), runtime: deployer.runtime },
     stream: "deploy",
-    lines: [...applied.lines, `Revision ${revision.number} deployed`],
+    lines: [
+      ...applied.lines,
+      ...(urlOf(revision) ? [`URL ${urlOf(revision)}`] : []),
+      `Revision ${revision.number} deployed`,
+    ],
     also: async (tx) => {
       await tx.deployment.updateMany({
         where: { id: revision.deploymentId, status: { not: "AWAITING_DELETE" } },
-        data: { activeRevisionId: revision.id, status: "READY" },
+        data: { activeRevisionId: revision.id, status: "READY", runtime: deployer.runtime },
       });
+      // The deployment shows the URL it is served at (unless a user chose one).
+      const url = urlOf(revision);
+      if (url)
+        await tx.$executeRaw`
+          UPDATE deployments
+          SET source_config = jsonb_set(source_config, '{custom_url}', to_jsonb(${url}::text))
+          WHERE id = ${revision.deploymentId}::uuid
+            AND COALESCE(source_config->>'custom_url', '') = ''`;
     },
   });
   if (deployed) return;
@@ -96,4 +135,17 @@ export async function deployStep(ctx: EngineContext, revision: EngineRevision): 
   const deployment = await ctx.db.deployment.findUnique({ where: { id: revision.deploymentId } });
   if (!deployment || deployment.status === "AWAITING_DELETE")
     await ctx.drivers.deployer.teardown(objects);
+}
+
+async function activeRevisionNumber(ctx: EngineContext, deploymentId: string) {
+  const deployment = await ctx.db.deployment.findUnique({
+    where: { id: deploymentId },
+    select: { activeRevisionId: true },
+  });
+  if (!deployment?.activeRevisionId) return null;
+  const active = await ctx.db.revision.findUnique({
+    where: { id: deployment.activeRevisionId },
+    select: { number: true },
+  });
+  return active?.number ?? null;
 }

@@ -1,7 +1,7 @@
 import type { RevisionStatus } from "@/generated/prisma/client";
 import { userMessageOf } from "../drivers/source";
-import { appendLogs } from "../revision-logs";
-import { failureOf, isTerminal } from "../revision-states";
+import { appendLogs } from "@/server/services/revisions/logs-append";
+import { failureOf, isTerminal } from "@/schemas/revision-states";
 import { buildStep, startBuild } from "./build-step";
 import { advance, loadRevision, type EngineContext, type EngineRevision } from "./context";
 import { deployStep, startDeploy } from "./deploy-step";

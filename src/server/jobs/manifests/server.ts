@@ -1,4 +1,6 @@
+import type { V1Ingress } from "@kubernetes/client-node";
 import type { RenderContext } from "./context";
+import { metadataOf } from "./names-and-labels";
 import { scaleOf } from "./resources";
 import { serviceOf } from "./service";
 import type { KubernetesObject } from "./types";
@@ -16,5 +18,35 @@ export function serverObjects(ctx: RenderContext): KubernetesObject[] {
       port: SERVER_PORT,
     }),
     serviceOf(ctx, "server", name, { name: "http", port: SERVER_PORT }),
+    ...ingressOf(ctx, name),
+  ];
+}
+
+/** The deployment's URL: an Ingress whose host is the URL's host, routed to the server. */
+function ingressOf(ctx: RenderContext, name: string): V1Ingress[] {
+  const url = ctx.input.url ? URL.parse(ctx.input.url) : null;
+  if (!url) return [];
+  return [
+    {
+      apiVersion: "networking.k8s.io/v1",
+      kind: "Ingress",
+      metadata: metadataOf(ctx.input, "server", name),
+      spec: {
+        rules: [
+          {
+            host: url.hostname,
+            http: {
+              paths: [
+                {
+                  path: "/",
+                  pathType: "Prefix",
+                  backend: { service: { name, port: { number: SERVER_PORT } } },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
   ];
 }

@@ -1,5 +1,6 @@
 import type {
   V1Deployment,
+  V1Ingress,
   V1Namespace,
   V1Secret,
   V1Service,
@@ -28,10 +29,18 @@ export interface RenderInput {
   };
   /** The Postgres password of this deployment's database (e.g. derived per deployment). */
   databasePassword: string;
+  /** The URL the deployment is served at (source_config.custom_url): its host routes to the server. */
+  url?: string | null;
 }
 
 export type KubernetesObject =
-  V1Namespace | V1Secret | V1Service | V1Deployment | V1StatefulSet | V2HorizontalPodAutoscaler;
+  | V1Namespace
+  | V1Secret
+  | V1Service
+  | V1Deployment
+  | V1StatefulSet
+  | V2HorizontalPodAutoscaler
+  | V1Ingress;
 
 /** The processes of a deployment; app components run the revision's image. */
 export type Component = "server" | "queue" | "orchestrator" | "executor" | "redis" | "database";

@@ -8,6 +8,7 @@ import {
   listDeploymentsQuery,
   patchDeploymentBody,
 } from "@/schemas/deployments";
+import { uploadParams, uploadQuery, uploadUrl } from "@/schemas/uploads";
 import { defineEndpoint } from "../endpoint";
 
 export const deploymentEndpoints = {
@@ -85,5 +86,33 @@ export const deploymentEndpoints = {
     status: 200,
     alsoReturns: [{ status: 207, description: "Some ids could not be deleted (see each result)" }],
     errors: [403],
+  }),
+  uploadUrl: defineEndpoint({
+    method: "POST",
+    path: "/v2/deployments/{deployment_id}/upload-url",
+    operationId: "createUploadUrl",
+    summary: "Get a signed URL to upload a source archive",
+    description:
+      "For remote builds: PUT a gzipped tar of the project to `upload_url` (no API key; it expires in 15 minutes and accepts one upload), then PATCH `source_revision_config.source_tarball_path = object_path`.",
+    tag: "Deployments",
+    params: deploymentIdParams,
+    response: uploadUrl,
+    status: 200,
+    errors: [403, 404, 409],
+  }),
+  upload: defineEndpoint({
+    method: "PUT",
+    path: "/v2/uploads/{deployment_id}/{upload_id}",
+    operationId: "uploadSource",
+    summary: "Upload a source archive to a signed URL",
+    description:
+      "The `upload_url` of createUploadUrl: authorised by its signature, not an API key. Up to 200 MiB (or the `X-Goog-Content-Length-Range` maximum), enforced while streaming: a larger body is refused with 413 and nothing is kept. Expired or altered URLs answer 403, a second upload to the same URL 409.",
+    tag: "Deployments",
+    auth: "public",
+    params: uploadParams,
+    query: uploadQuery,
+    rawBody: { type: "application/gzip", description: "A gzipped tar of the project" },
+    status: 200,
+    errors: [400, 403, 404, 409, 413, 415],
   }),
 };

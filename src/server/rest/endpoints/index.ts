@@ -1,9 +1,11 @@
+import { deployLogEndpoints } from "./deploy-logs";
 import { deploymentEndpoints } from "./deployments";
 import { revisionEndpoints } from "./revisions";
 import { serviceEndpoints } from "./service";
 import { tagEndpoints } from "./tags";
 import { templateEndpoints } from "./templates";
 import { oauthProviderEndpoints } from "./oauth-providers";
+import { agentAuthEndpoints } from "./agent-auth";
 import { codehostIntegrationEndpoints } from "./codehost-integrations";
 import { webhookEndpoints } from "./webhooks";
 
@@ -12,9 +14,11 @@ export const endpointGroups = {
   service: serviceEndpoints,
   deployments: deploymentEndpoints,
   revisions: revisionEndpoints,
+  deployLogs: deployLogEndpoints,
   templates: templateEndpoints,
   tags: tagEndpoints,
   oauthProviders: oauthProviderEndpoints,
+  agentAuth: agentAuthEndpoints,
   codehostIntegrations: codehostIntegrationEndpoints,
   webhooks: webhookEndpoints,
 };

@@ -23,6 +23,7 @@ export const oauthProviderEndpoints = {
   create: defineEndpoint({
     method: "POST",
     path: "/v2/auth/providers",
+    orgRole: "admin",
     operationId: "createOAuthProvider",
     summary: "Register an OAuth provider",
     description:
@@ -47,6 +48,7 @@ export const oauthProviderEndpoints = {
   update: defineEndpoint({
     method: "PATCH",
     path: "/v2/auth/providers/{provider_id}",
+    orgRole: "admin",
     operationId: "updateOAuthProvider",
     summary: "Change an OAuth provider (client_secret may be replaced, never read)",
     tag,
@@ -59,6 +61,7 @@ export const oauthProviderEndpoints = {
   delete: defineEndpoint({
     method: "DELETE",
     path: "/v2/auth/providers/{provider_id}",
+    orgRole: "admin",
     operationId: "deleteOAuthProvider",
     summary: "Delete an OAuth provider",
     tag,

@@ -3,7 +3,7 @@ import type { CreateDeploymentInput, Deployment } from "@/schemas/deployments";
 import { requireRole, type Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
 import { badRequest, conflict, isUniqueViolation, notFound } from "@/server/errors";
-import { recordAudit } from "../audit";
+import { recordAudit } from "../audit/record";
 import { listIntegrationRepositories } from "../codehost-repos";
 import { resolveTagValues } from "../tags";
 import { findTemplate } from "../templates";
@@ -19,8 +19,25 @@ import { mergeSecrets } from "./secrets";
 import { asJson, emptySourceConfig, emptySourceRevisionConfig, toDeployment } from "./serialize";
 import { checkMode, checkSourceFields } from "./source-rules";
 
+/** Sources whose artifact (an uploaded tarball, a pushed image) can come after the create. */
+const artifactLaterSources = new Set(["internal_source", "internal_container"]);
+
 /**
- * Creates a deployment in AWAITING_DATABASE with its first revision QUEUED (contract 5.2).
+ * An `internal_source`/`internal_container` create with an empty source_revision_config: the
+ * deploy client creates first and cuts the first revision with a PATCH once its artifact exists.
+ */
+export function awaitsArtifact(
+  input: Pick<CreateDeploymentInput, "source" | "source_revision_config">,
+) {
+  return (
+    artifactLaterSources.has(input.source) &&
+    Object.values(input.source_revision_config).every((v) => v == null)
+  );
+}
+
+/**
+ * Creates a deployment in AWAITING_DATABASE with its first revision QUEUED (contract 5.2), or
+ * with no revision when it awaits its artifact (`awaitsArtifact`).
  * Rules are checked before anything is written; the row, secrets, tags, revision and audit
  * entry land in one transaction.
  */
@@ -28,10 +45,16 @@ export async function createDeployment(
   db: Db,
   actor: Actor,
   input: CreateDeploymentInput,
+  /** Aborted when the client goes away: a code-host listing stops then. */
+  signal?: AbortSignal,
 ): Promise<Deployment> {
   requireRole(actor, "editor");
   checkMode(env.HANGAR_MODE, input.source);
-  checkSourceFields(input.source, input, { requireAll: true });
+  const awaiting = awaitsArtifact(input);
+  checkSourceFields(input.source, input, {
+    requireAll: true,
+    except: awaiting ? "source_revision_config." : undefined,
+  });
 
   const sourceConfig = mergeSourceConfig(emptySourceConfig, input.source_config);
   const sourceRevisionConfig = mergeSourceRevisionConfig(
@@ -46,7 +69,7 @@ export async function createDeployment(
   }
   if (sourceConfig.integration_id) {
     // The repository must be one the integration makes available (asks the code host: 502 if it fails).
-    const repos = await listIntegrationRepositories(db, actor, sourceConfig.integration_id);
+    const repos = await listIntegrationRepositories(db, actor, sourceConfig.integration_id, signal);
     if (!repos.some((r) => r.url === sourceConfig.repo_url)) {
       throw badRequest(
         `source_config.repo_url ${sourceConfig.repo_url} is not one of integration ${sourceConfig.integration_id}'s repositories.`,
@@ -70,6 +93,7 @@ export async function createDeployment(
           repoUrl: sourceConfig.repo_url,
           listenerId: sourceConfig.listener_id,
           imageVersion: input.image_version ?? null,
+          trackedPackages: input.tracked_packages ?? [],
           secrets: {
             create: secrets.map((s) => ({ name: s.name, valueEncrypted: s.value_encrypted })),
           },
@@ -83,17 +107,19 @@ export async function createDeployment(
           tags: { create: tags },
         },
       });
-      const revision = await cutRevision(tx, row.id, {
-        source: input.source,
-        sourceConfig,
-        sourceRevisionConfig,
-        secrets,
-      });
+      const revision = awaiting
+        ? null
+        : await cutRevision(tx, row.id, {
+            source: input.source,
+            sourceConfig,
+            sourceRevisionConfig,
+            secrets,
+          });
       await recordAudit(tx, actor, {
         action: "deployment.create",
         targetType: "deployment",
         targetId: row.id,
-        data: { name: row.name, source: row.source, revision: revision.number },
+        data: { name: row.name, source: row.source, revision: revision?.number ?? null },
       });
       return row.id;
     });

@@ -2,8 +2,8 @@ import type { BulkDeleteResult } from "@/schemas/deployments";
 import { requireRole, type Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
-import { markForDeletion } from "@/server/jobs/teardown";
-import { recordAudit } from "../audit";
+import { markForDeletion } from "@/server/services/revisions/deletion";
+import { recordAudit } from "../audit/record";
 import { lockDeployment } from "./find";
 
 /**

@@ -61,6 +61,8 @@ export function checkPatchedFields(
     sourceRevisionConfig: SourceRevisionConfig;
     secretReferences: unknown[] | null | undefined;
   },
+  /** False while a deployment awaits its first artifact and the patch cuts no revision. */
+  revisionRequired = true,
 ): void {
   const { sourceConfig, sourceRevisionConfig, secretReferences } = values;
   const revisionValues = Object.fromEntries(
@@ -74,7 +76,7 @@ export function checkPatchedFields(
         source_revision_config: revisionValues,
         secret_references: secretReferences,
       },
-      { requireAll: true },
+      { requireAll: true, except: revisionRequired ? undefined : "source_revision_config." },
     );
     return;
   }

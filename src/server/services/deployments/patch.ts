@@ -14,7 +14,7 @@ import {
 import { requireRole, type Actor } from "@/server/auth/actor";
 import type { Db, DbClient } from "@/server/db";
 import { badRequest } from "@/server/errors";
-import { recordAudit } from "../audit";
+import { recordAudit } from "../audit/record";
 import { resolveTagValues } from "../tags";
 import {
   checkBuildOnPush,
@@ -38,8 +38,8 @@ import { checkMode } from "./source-rules";
 
 /**
  * Patches a deployment (contract 5.4) with its row locked, so concurrent patches run one after
- * another and none is lost. Cuts a new revision only when the revision's configuration changes;
- * a patch that changes nothing writes nothing and keeps the ETag.
+ * another and none is lost. Cuts a new revision when the revision's configuration changes or a
+ * source_revision_config is sent; a patch that changes nothing writes nothing and keeps the ETag.
  */
 export async function patchDeployment(
   db: Db,
@@ -78,11 +78,12 @@ export async function patchDeployment(
           repo_commit_sha: null,
         }
       : before.source_revision_config;
-    checkPatchedFields(row.source, revisionSource, {
-      sourceConfig,
-      sourceRevisionConfig,
-      secretReferences: input.secret_references,
-    });
+    checkPatchedFields(
+      row.source,
+      revisionSource,
+      { sourceConfig, sourceRevisionConfig, secretReferences: input.secret_references },
+      touchesRevision || input.source_revision_config != null || row.latestRevisionId != null,
+    );
     checkScales(sourceConfig.resource_spec, sourceConfig.deployment_type);
     checkBuildOnPush(sourceConfig, sourceRevisionConfig);
 
@@ -119,6 +120,12 @@ export async function patchDeployment(
         !sameJson(byName(input.secret_references), byName(before.secret_references ?? [])) &&
         "secret_references",
     ].filter((field): field is string => !!field);
+    // Re-sending a revision config is a request for a new revision: the same image tag or
+    // tarball path may hold new content (contract 5.4).
+    if (input.source_revision_config && revisionChanges.length === 0)
+      revisionChanges.push("source_revision_config");
+    if (input.tracked_packages && !sameJson(input.tracked_packages, row.trackedPackages))
+      otherChanges.push("tracked_packages");
     const changed = [...revisionChanges, ...otherChanges];
     if (changed.length === 0) return versioned(row);
 
@@ -127,6 +134,7 @@ export async function patchDeployment(
       data: {
         sourceConfig: asJson(sourceConfig),
         ...(revisionChanges.length ? { sourceRevisionConfig: asJson(sourceRevisionConfig) } : {}),
+        ...(input.tracked_packages ? { trackedPackages: input.tracked_packages } : {}),
         version: { increment: 1 },
       },
     });

@@ -2,7 +2,7 @@ import type { DeploymentSource } from "@/generated/prisma/client";
 import type { SourceConfig, SourceRevisionConfig } from "@/schemas/deployments";
 import type { DbClient } from "@/server/db";
 import { conflict } from "@/server/errors";
-import { enqueueRevisionStep } from "@/server/jobs/queue";
+import { enqueueRevisionStep } from "@/server/services/revisions/queue";
 import type { StoredSecret } from "./secrets";
 import { asJson } from "./serialize";
 

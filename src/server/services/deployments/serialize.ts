@@ -15,6 +15,32 @@ export const deploymentInclude = {
 
 export type DeploymentRow = Prisma.DeploymentGetPayload<{ include: typeof deploymentInclude }>;
 
+/** What `toDeployment` reads: a full row, or the list's single-query projection of one. */
+export type DeploymentView = Pick<
+  DeploymentRow,
+  | "id"
+  | "workspaceId"
+  | "name"
+  | "source"
+  | "status"
+  | "sourceConfig"
+  | "sourceRevisionConfig"
+  | "imageVersion"
+  | "latestRevisionId"
+  | "activeRevisionId"
+  | "createdAt"
+  | "updatedAt"
+  | "runtime"
+  | "trackedPackages"
+  | "secrets"
+  | "tags"
+> & {
+  secretReferences: Pick<
+    DeploymentRow["secretReferences"][number],
+    "name" | "secretName" | "secretKey"
+  >[];
+};
+
 export const emptySourceConfig: SourceConfig = {
   integration_id: null,
   repo_url: null,
@@ -38,7 +64,7 @@ export const emptySourceRevisionConfig: SourceRevisionConfig = {
 };
 
 /** The contract's Deployment: secret values are always the placeholder. */
-export function toDeployment(row: DeploymentRow): Deployment {
+export function toDeployment(row: DeploymentView): Deployment {
   return {
     id: row.id,
     tenant_id: row.workspaceId,
@@ -60,9 +86,11 @@ export function toDeployment(row: DeploymentRow): Deployment {
         : null,
     image_version: row.imageVersion,
     tag_value_ids: row.tags.map((t) => t.tagValueId).sort(),
+    tracked_packages: row.trackedPackages,
     status: row.status,
     latest_revision_id: row.latestRevisionId,
     active_revision_id: row.activeRevisionId,
+    runtime: row.runtime,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

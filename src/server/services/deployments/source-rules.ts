@@ -35,13 +35,14 @@ function present(values: ConfigValues, field: string): boolean {
 }
 
 /**
- * Refuses (400) a field the source does not allow; with `requireAll`, also a missing required one.
+ * Refuses (400) a field the source does not allow; with `requireAll`, also a missing required one
+ * (except those whose name starts with `except`).
  * Fields are named as the request names them, e.g. `source_config.listener_id`.
  */
 export function checkSourceFields(
   source: DeploymentSource,
   values: ConfigValues,
-  options: { requireAll: boolean },
+  options: { requireAll: boolean; except?: string },
 ): void {
   const rule = sourceRules[source];
   const allowed = new Set<string>([...everywhere, ...rule.required, ...rule.allowed]);
@@ -58,6 +59,7 @@ export function checkSourceFields(
   }
   if (options.requireAll) {
     for (const field of rule.required) {
+      if (options.except && field.startsWith(options.except)) continue;
       if (!present(values, field)) throw badRequest(`${field} is required for source ${source}.`);
     }
   }

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import { DeploymentFrame } from "@/components/deployment/deployment-frame";
-import { DeploymentOverview } from "@/components/deployment/deployment-overview";
+import { DeploymentFrame } from "@/components/deployment-detail/deployment-frame";
+import { DeploymentOverview } from "@/components/deployment-detail/deployment-overview";
 import { HydrateClient } from "@/trpc/server";
 import { loadDeployment, prefetchDeploymentFrame, prefetchTags } from "./load";
 

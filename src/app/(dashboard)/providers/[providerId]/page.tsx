@@ -1,11 +1,13 @@
 import { TRPCError } from "@trpc/server";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { ProviderConnections } from "@/components/agent-auth/provider-connections";
 import { DeleteProvider } from "@/components/providers/delete-provider";
 import { ProviderForm } from "@/components/providers/provider-form";
 import { ReadOnlyNotice } from "@/components/providers/read-only-notice";
 import { PageHeader } from "@/components/shell/page-header";
 import { caller } from "@/trpc/server";
+import { canChangeOrganization } from "@/components/settings/role-notice";
 import { loadMe } from "@/trpc/session";
 
 type Params = Promise<{ providerId: string }>;
@@ -26,7 +28,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 
 export default async function ProviderPage({ params }: { params: Params }) {
   const provider = await loadProvider((await params).providerId);
-  const canEdit = (await loadMe())?.role !== "viewer";
+  const canEdit = canChangeOrganization((await loadMe())?.org_role);
   return (
     <>
       <PageHeader
@@ -36,10 +38,13 @@ export default async function ProviderPage({ params }: { params: Params }) {
           canEdit ? (
             <DeleteProvider providerId={provider.provider_id} name={provider.name} />
           ) : (
-            <ReadOnlyNotice>Read-only: viewers cannot change providers.</ReadOnlyNotice>
+            <ReadOnlyNotice>
+              Read-only: only organization owners and admins change providers.
+            </ReadOnlyNotice>
           )
         }
       />
+      <ProviderConnections providerId={provider.provider_id} name={provider.name} />
       <ProviderForm provider={provider} canEdit={canEdit} key={provider.updated_at} />
     </>
   );

@@ -2,13 +2,14 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { ProviderForm } from "@/components/providers/provider-form";
 import { PageHeader } from "@/components/shell/page-header";
+import { canChangeOrganization } from "@/components/settings/role-notice";
 import { loadMe } from "@/trpc/session";
 
 export const metadata: Metadata = { title: "New OAuth provider" };
 
 export default async function NewProviderPage() {
   const me = await loadMe();
-  if (me?.role === "viewer") redirect("/providers");
+  if (!canChangeOrganization(me?.org_role)) redirect("/providers");
   return (
     <>
       <PageHeader

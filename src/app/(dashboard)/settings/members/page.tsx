@@ -16,7 +16,11 @@ export default async function MembersPage() {
         <RoleNotice needs="admin" role={me?.role ?? "none"} what="add members or change roles" />
       )}
       <HydrateClient>
-        <MembersView isAdmin={isAdmin} myUserId={me?.user.id ?? ""} />
+        <MembersView
+          isAdmin={isAdmin}
+          myUserId={me?.user.id ?? ""}
+          myOrgRole={me?.org_role ?? "member"}
+        />
       </HydrateClient>
     </div>
   );

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
-import { DeploymentFrame } from "@/components/deployment/deployment-frame";
+import { DeploymentFrame } from "@/components/deployment-detail/deployment-frame";
 import { revisionFilters, revisionListInput } from "@/components/revisions/revision-params";
 import { RevisionsView } from "@/components/revisions/revisions-view";
 import { getQueryClient, HydrateClient, trpc } from "@/trpc/server";

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import { DeploymentFrame } from "@/components/deployment/deployment-frame";
-import { SecretsEditor } from "@/components/deployment/secrets/secrets-editor";
+import { DeploymentFrame } from "@/components/deployment-detail/deployment-frame";
+import { SecretsEditor } from "@/components/deployment-detail/secrets/secrets-editor";
 import { HydrateClient } from "@/trpc/server";
 import { loadDeployment, prefetchDeploymentFrame } from "../load";
 

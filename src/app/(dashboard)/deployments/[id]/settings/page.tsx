@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import { DeploymentFrame } from "@/components/deployment/deployment-frame";
-import { SettingsEditor } from "@/components/deployment/settings/settings-editor";
+import { DeploymentFrame } from "@/components/deployment-detail/deployment-frame";
+import { SettingsEditor } from "@/components/deployment-detail/settings/settings-editor";
 import { HydrateClient } from "@/trpc/server";
 import { loadDeployment, prefetchDeploymentFrame } from "../load";
 

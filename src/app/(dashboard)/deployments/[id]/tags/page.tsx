@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import { DeploymentFrame } from "@/components/deployment/deployment-frame";
-import { TagsEditor } from "@/components/deployment/tags/tags-editor";
+import { DeploymentFrame } from "@/components/deployment-detail/deployment-frame";
+import { TagsEditor } from "@/components/deployment-detail/tags/tags-editor";
 import { HydrateClient } from "@/trpc/server";
 import { loadDeployment, prefetchDeploymentFrame, prefetchTags } from "../load";
 

@@ -1,7 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { DeploymentFrame } from "@/components/deployment/deployment-frame";
+import { DeploymentFrame } from "@/components/deployment-detail/deployment-frame";
 import { RevisionDetail } from "@/components/revisions/revision-detail";
 import { getQueryClient, HydrateClient, trpc } from "@/trpc/server";
 import { isUuid, loadDeployment, prefetchDeploymentFrame } from "../../load";

@@ -3,7 +3,7 @@ import { methods, route } from "@/server/rest/route";
 import { listIntegrationRepositories } from "@/server/services/codehost-repos";
 
 export const { GET, POST, PATCH, PUT, DELETE } = methods({
-  GET: route(e.listRepositories, ({ db, actor, params }) =>
-    listIntegrationRepositories(db, actor, params.integration_id),
+  GET: route(e.listRepositories, ({ db, actor, params, signal }) =>
+    listIntegrationRepositories(db, actor, params.integration_id, signal),
   ),
 });

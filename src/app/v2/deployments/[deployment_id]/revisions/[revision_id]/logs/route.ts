@@ -1,6 +1,6 @@
 import { revisionEndpoints as e } from "@/server/rest/endpoints/revisions";
 import { methods, route } from "@/server/rest/route";
-import { listRevisionLogs } from "@/server/services/revision-logs";
+import { listRevisionLogs } from "@/server/services/revisions/logs-list";
 
 export const { GET, POST, PATCH, PUT, DELETE } = methods({
   GET: route(e.logs, ({ db, actor, params, query }) =>

@@ -1,0 +1,3 @@
+import { unknownRouteHandlers } from "@/server/rest/not-found";
+
+export const { GET, POST, PATCH, PUT, DELETE } = unknownRouteHandlers;

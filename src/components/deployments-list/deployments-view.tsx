@@ -1,0 +1,110 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { FolderGit2, SearchX } from "lucide-react";
+import Link from "next/link";
+import { Button, buttonClass } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { useTRPC } from "@/trpc/react";
+import { DeploymentsTable } from "./deployments-table";
+import { Filters } from "./filters";
+import { hasFilters, listInput } from "./list-params";
+import { Pagination } from "./pagination";
+import { useListFilters } from "./use-list-filters";
+import { useTagOptions } from "./use-tag-options";
+
+const DELETE_POLL_MS = 2500;
+
+export function DeploymentsView() {
+  const trpc = useTRPC();
+  const { filters, setFilters } = useListFilters();
+  const tags = useTagOptions();
+  const list = useQuery({
+    ...trpc.deployments.list.queryOptions(listInput(filters)),
+    placeholderData: keepPreviousData,
+    // Deleting rows vanish once the worker has torn them down.
+    refetchInterval: (query) =>
+      query.state.data?.resources.some((d) => d.status === "AWAITING_DELETE")
+        ? DELETE_POLL_MS
+        : false,
+  });
+  const fetched = list.data?.resources ?? [];
+  const rows = fetched.slice(0, filters.limit);
+  const filtered = hasFilters(filters);
+
+  let body;
+  if (list.isError) {
+    body = (
+      <div
+        role="alert"
+        className="rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-300"
+      >
+        Could not load deployments: {list.error.message}
+      </div>
+    );
+  } else if (list.data && rows.length === 0 && !filtered && filters.offset === 0) {
+    body = (
+      <EmptyState
+        icon={FolderGit2}
+        title="No deployments yet"
+        description="Import a repository to create your first deployment. Each change cuts a revision that Hangar deploys to the configured cluster."
+        action={
+          <Link href="/import" className={buttonClass()}>
+            Import a repository
+          </Link>
+        }
+      />
+    );
+  } else if (list.data && rows.length === 0) {
+    body = (
+      <EmptyState
+        icon={SearchX}
+        title={filtered ? "No deployments match these filters" : "No deployments on this page"}
+        description={
+          filtered ? "Try a different search or remove a filter." : "Go back to the first page."
+        }
+        action={
+          <Button
+            variant="secondary"
+            onClick={() =>
+              setFilters({
+                name_contains: "",
+                status: [],
+                tag_value_ids: [],
+                deployment_type: null,
+                remote_reconciled: null,
+                image_version: "",
+              })
+            }
+          >
+            {filtered ? "Clear filters" : "First page"}
+          </Button>
+        }
+      />
+    );
+  } else {
+    body = (
+      <div
+        className={list.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}
+        aria-busy={list.isFetching}
+      >
+        <DeploymentsTable rows={rows} tagsById={tags.byId} />
+        <div className="mt-4">
+          <Pagination
+            filters={filters}
+            shown={rows.length}
+            hasNext={fetched.length > filters.limit}
+            setFilters={setFilters}
+          />
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <div className="space-y-5">
+      <Filters filters={filters} setFilters={setFilters} tags={tags} />
+      {body}
+    </div>
+  );
+}

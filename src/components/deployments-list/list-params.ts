@@ -1,0 +1,88 @@
+import type { z } from "zod";
+import { deploymentStatuses, deploymentTypes } from "@/schemas/deployment-values";
+import type { listDeploymentsQuery } from "@/schemas/deployments";
+
+// The deployments list's filters live in the URL: one parser for the server page and the client view.
+
+export type DeploymentStatus = (typeof deploymentStatuses)[number];
+export type DeploymentType = (typeof deploymentTypes)[number];
+
+export const PAGE_SIZES = [10, 20, 50] as const;
+export const DEFAULT_PAGE_SIZE = 20;
+
+export interface ListFilters {
+  name_contains: string;
+  status: DeploymentStatus[];
+  deployment_type: DeploymentType | null;
+  tag_value_ids: string[];
+  image_version: string;
+  remote_reconciled: "true" | "false" | null;
+  limit: number;
+  offset: number;
+}
+
+type ParamSource = { get(name: string): string | null };
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const list = (raw: string | null) =>
+  (raw ?? "")
+    .split(",")
+    .map((v) => v.trim())
+    .filter(Boolean);
+const int = (raw: string | null, fallback: number, min: number, max: number) => {
+  const n = raw && /^\d+$/.test(raw) ? Number(raw) : fallback;
+  return Math.min(Math.max(n, min), max);
+};
+const oneOf = <T extends string>(values: readonly T[], raw: string | null): T | null =>
+  values.includes(raw as T) ? (raw as T) : null;
+
+/** Unknown values in a hand-edited URL are dropped rather than failing the page. */
+export function filtersFromParams(params: ParamSource): ListFilters {
+  return {
+    name_contains: (params.get("name_contains") ?? "").slice(0, 200),
+    status: list(params.get("status")).filter((s): s is DeploymentStatus =>
+      deploymentStatuses.includes(s as DeploymentStatus),
+    ),
+    deployment_type: oneOf(deploymentTypes, params.get("deployment_type")),
+    tag_value_ids: list(params.get("tag_value_ids"))
+      .filter((id) => UUID.test(id))
+      .slice(0, 100),
+    image_version: (params.get("image_version") ?? "").slice(0, 200),
+    remote_reconciled: oneOf(["true", "false"] as const, params.get("remote_reconciled")),
+    // One row more than a page is fetched to learn whether there is a next page.
+    limit: int(params.get("limit"), DEFAULT_PAGE_SIZE, 1, 99),
+    offset: int(params.get("offset"), 0, 0, Number.MAX_SAFE_INTEGER),
+  };
+}
+
+/** The URL for a set of filters: defaults are left out so shared links stay short. */
+export function paramsFromFilters(f: ListFilters): URLSearchParams {
+  const p = new URLSearchParams();
+  if (f.name_contains) p.set("name_contains", f.name_contains);
+  if (f.status.length) p.set("status", f.status.join(","));
+  if (f.deployment_type) p.set("deployment_type", f.deployment_type);
+  if (f.tag_value_ids.length) p.set("tag_value_ids", f.tag_value_ids.join(","));
+  if (f.image_version) p.set("image_version", f.image_version);
+  if (f.remote_reconciled) p.set("remote_reconciled", f.remote_reconciled);
+  if (f.limit !== DEFAULT_PAGE_SIZE) p.set("limit", String(f.limit));
+  if (f.offset) p.set("offset", String(f.offset));
+  return p;
+}
+
+export function hasFilters(f: ListFilters): boolean {
+  return Boolean(
+    f.name_contains ||
+    f.status.length ||
+    f.deployment_type ||
+    f.tag_value_ids.length ||
+    f.image_version ||
+    f.remote_reconciled,
+  );
+}
+
+/** The deployments.list input (the REST query's own schema, so values stay strings). */
+export function listInput(f: ListFilters): z.input<typeof listDeploymentsQuery> {
+  const p = paramsFromFilters(f);
+  p.set("limit", String(f.limit + 1));
+  return Object.fromEntries(p) as z.input<typeof listDeploymentsQuery>;
+}

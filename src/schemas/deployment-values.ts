@@ -1,0 +1,20 @@
+// The deployments' enumerations as plain values, without zod: the dashboard's client code imports
+// these (labels, filters) so the browser does not download the schema library for a list.
+
+export const deploymentSources = [
+  "codehost",
+  "external_container",
+  "internal_container",
+  "internal_source",
+  "internal_template",
+] as const;
+
+export const deploymentTypes = ["dev_free", "dev", "prod"] as const;
+
+export const deploymentStatuses = [
+  "AWAITING_DATABASE",
+  "READY",
+  "UNUSED",
+  "AWAITING_DELETE",
+  "UNKNOWN",
+] as const;

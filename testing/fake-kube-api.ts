@@ -1,0 +1,253 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parse } from "yaml";
+import { rolloutSimulator, type RolloutBehaviour, type RolloutOptions } from "./fake-kube-rollout";
+
+export { CRASH_LOG, UNSCHEDULABLE_MESSAGE, type RolloutBehaviour } from "./fake-kube-rollout";
+
+// A small Kubernetes API server for the Kubernetes driver's tests: discovery for the kinds the
+// renderer emits, server-side apply (PATCH), GET and DELETE, with bearer-token auth. It keeps the
+// applied objects by path and records every request. Rollouts are simulated: a GET of an applied
+// Deployment or StatefulSet answers a status, and the pods of a Deployment (list, previous log)
+// show what `setRollout` chose: ready, an image that cannot be pulled, a crash loop, or pods no
+// node can take.
+
+export interface ApiResource {
+  name: string;
+  kind: string;
+  namespaced: boolean;
+}
+
+/** Discovery: the resources of each group/version the renderer uses. */
+export const API_RESOURCES: Record<string, ApiResource[]> = {
+  v1: [
+    { name: "namespaces", kind: "Namespace", namespaced: false },
+    { name: "secrets", kind: "Secret", namespaced: true },
+    { name: "services", kind: "Service", namespaced: true },
+  ],
+  "apps/v1": [
+    { name: "deployments", kind: "Deployment", namespaced: true },
+    { name: "statefulsets", kind: "StatefulSet", namespaced: true },
+  ],
+  "networking.k8s.io/v1": [{ name: "ingresses", kind: "Ingress", namespaced: true }],
+  "autoscaling/v2": [
+    { name: "horizontalpodautoscalers", kind: "HorizontalPodAutoscaler", namespaced: true },
+  ],
+};
+
+export const APPLY_PATCH = "application/apply-patch+yaml";
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  contentType: string | undefined;
+  authorization: string | undefined;
+  /** The parsed body (YAML, so JSON too), or undefined without one. */
+  body: unknown;
+}
+
+export interface FakeKubeApi {
+  url: string;
+  token: string;
+  requests: RecordedRequest[];
+  /** Applied objects by path, e.g. /apis/apps/v1/namespaces/ns/deployments/web. */
+  objects: Map<string, Record<string, unknown>>;
+  /** How applied Deployments roll out from now on (default: ready at once). */
+  setRollout(behaviour: RolloutBehaviour, options?: RolloutOptions): void;
+  /** Every later request to `path` answers `status` with a Status carrying `message`, or `raw`. */
+  failOn(path: string, status: number, message: string, raw?: string): void;
+  /** A kubeconfig file for this server (its current context), with `token` as the user's. */
+  kubeconfig(token?: string): string;
+  stop(): Promise<void>;
+}
+
+function status(code: number, message: string, reason: string) {
+  return {
+    kind: "Status",
+    apiVersion: "v1",
+    metadata: {},
+    status: "Failure",
+    message,
+    reason,
+    code,
+  };
+}
+
+function send(res: http.ServerResponse, code: number, body: unknown): void {
+  res.writeHead(code, { "content-type": "application/json" });
+  res.end(JSON.stringify(body));
+}
+
+/** The group/version and the rest of a path: /api/v1/... or /apis/<group>/<version>/... */
+function splitPath(pathname: string): { groupVersion: string; rest: string[] } | null {
+  const segments = pathname.split("/").filter(Boolean);
+  if (segments[0] === "api" && segments.length >= 2)
+    return { groupVersion: segments[1]!, rest: segments.slice(2) };
+  if (segments[0] === "apis" && segments.length >= 3)
+    return { groupVersion: `${segments[1]}/${segments[2]}`, rest: segments.slice(3) };
+  return null;
+}
+
+/** The resource and object an object path names, if it is one (namespaced or cluster-scoped). */
+function objectOf(rest: string[], resources: ApiResource[]) {
+  const namespaced = rest.length === 4 && rest[0] === "namespaces";
+  if (!namespaced && rest.length !== 2) return null;
+  const [plural, name] = namespaced ? [rest[2]!, rest[3]!] : [rest[0]!, rest[1]!];
+  const resource = resources.find((r) => r.name === plural && r.namespaced === namespaced);
+  return resource ? { resource, name, namespace: namespaced ? rest[1] : undefined } : null;
+}
+
+async function readBody(req: http.IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+export async function startFakeKubeApi(): Promise<FakeKubeApi> {
+  const token = randomBytes(16).toString("hex");
+  const requests: RecordedRequest[] = [];
+  const objects = new Map<string, Record<string, unknown>>();
+  const failures = new Map<string, { status: number; message: string; raw?: string }>();
+  let resourceVersion = 0;
+  const rollout = rolloutSimulator(objects);
+
+  const server = http.createServer(async (req, res) => {
+    const url = new URL(req.url ?? "/", "http://fake");
+    const text = await readBody(req);
+    const body = text ? (parse(text) as Record<string, unknown>) : undefined;
+    requests.push({
+      method: req.method ?? "",
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      contentType: req.headers["content-type"],
+      authorization: req.headers.authorization,
+      body,
+    });
+    if (req.headers.authorization !== `Bearer ${token}`)
+      return send(res, 401, status(401, "Unauthorized", "Unauthorized"));
+    const failure = failures.get(url.pathname);
+    if (failure?.raw !== undefined) {
+      res.writeHead(failure.status, { "content-type": "text/html" });
+      return res.end(failure.raw);
+    }
+    if (failure)
+      return send(res, failure.status, status(failure.status, failure.message, "Failed"));
+
+    const split = splitPath(url.pathname);
+    const resources = split && API_RESOURCES[split.groupVersion];
+    const notFound = () =>
+      send(res, 404, status(404, "the server could not find the requested resource", "NotFound"));
+    if (!split || !resources) return notFound();
+    // Pods: list by label selector, and a container's previous log (a crash loop's last words).
+    if (
+      req.method === "GET" &&
+      split.groupVersion === "v1" &&
+      split.rest[0] === "namespaces" &&
+      split.rest[2] === "pods"
+    ) {
+      if (split.rest.length === 3)
+        return send(
+          res,
+          200,
+          rollout.pods(split.rest[1]!, url.searchParams.get("labelSelector") ?? ""),
+        );
+      if (split.rest.length === 5 && split.rest[4] === "log") {
+        res.writeHead(200, { "content-type": "text/plain" });
+        return res.end(rollout.previousLog());
+      }
+    }
+    if (req.method === "GET" && split.rest.length === 0)
+      return send(res, 200, {
+        kind: "APIResourceList",
+        apiVersion: "v1",
+        groupVersion: split.groupVersion,
+        resources: resources.map((r) => ({ ...r, singularName: "", verbs: ["delete", "patch"] })),
+      });
+    const target = objectOf(split.rest, resources);
+    if (!target) return notFound();
+    const { resource, name } = target;
+
+    if (req.method === "GET") {
+      const stored = objects.get(url.pathname);
+      if (!stored)
+        return send(res, 404, status(404, `${resource.name} "${name}" not found`, "NotFound"));
+      return send(res, 200, rollout.withStatus(url.pathname, stored));
+    }
+    if (req.method === "PATCH") {
+      if (req.headers["content-type"] !== APPLY_PATCH)
+        return send(
+          res,
+          415,
+          status(415, "only server-side apply is served", "UnsupportedMediaType"),
+        );
+      if (!url.searchParams.get("fieldManager"))
+        return send(
+          res,
+          422,
+          status(422, "fieldManager is required for apply requests", "Invalid"),
+        );
+      const metadata = (body?.metadata ?? {}) as Record<string, unknown>;
+      if (body?.kind !== resource.kind || metadata.name !== name)
+        return send(
+          res,
+          400,
+          status(400, "the object does not match the request path", "BadRequest"),
+        );
+      const created = !objects.has(url.pathname);
+      resourceVersion += 1;
+      const stored = { ...body, metadata: { ...metadata, resourceVersion: `${resourceVersion}` } };
+      objects.set(url.pathname, stored);
+      rollout.applied(url.pathname);
+      return send(res, created ? 201 : 200, stored);
+    }
+    if (req.method === "DELETE") {
+      if (!objects.delete(url.pathname))
+        return send(res, 404, status(404, `${resource.name} "${name}" not found`, "NotFound"));
+      return send(res, 200, {
+        kind: "Status",
+        apiVersion: "v1",
+        metadata: {},
+        status: "Success",
+        details: { name, kind: resource.name },
+      });
+    }
+    send(res, 405, status(405, "method not allowed", "MethodNotAllowed"));
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const dir = mkdtempSync(path.join(tmpdir(), "fake-kube-"));
+
+  return {
+    url,
+    token,
+    requests,
+    objects,
+    setRollout: (behaviour, options) => rollout.set(behaviour, options),
+    failOn: (p, code, message, raw) => void failures.set(p, { status: code, message, raw }),
+    kubeconfig(userToken = token) {
+      const file = path.join(dir, `config-${randomBytes(4).toString("hex")}`);
+      const config = {
+        apiVersion: "v1",
+        kind: "Config",
+        // Client 1.4 refuses a plain-http server unless TLS verification is explicitly skipped.
+        clusters: [{ name: "fake", cluster: { server: url, "insecure-skip-tls-verify": true } }],
+        users: [{ name: "hangar", user: { token: userToken } }],
+        contexts: [{ name: "fake", context: { cluster: "fake", user: "hangar" } }],
+        "current-context": "fake",
+      };
+      writeFileSync(file, JSON.stringify(config));
+      return file;
+    },
+    stop: () =>
+      new Promise((resolve, reject) => {
+        server.close((e) => (e ? reject(e) : resolve()));
+        server.closeAllConnections(); // the client keeps connections alive
+      }),
+  };
+}

@@ -1,0 +1,47 @@
+import { inject } from "vitest";
+import { hashPassword } from "../../src/server/auth/passwords";
+import { testDb } from "./fixtures";
+
+/** One password attempt through next-auth's credentials callback, as a browser form would. */
+export async function signInAttempt(
+  email: string,
+  password: string,
+  options: { baseUrl?: string; headers?: Record<string, string> } = {},
+): Promise<Response> {
+  const base = options.baseUrl ?? inject("baseUrl");
+  const headers = options.headers ?? {};
+  const csrf = await fetch(`${base}/api/auth/csrf`, { headers });
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const cookie = cookiesOf(csrf);
+  return fetch(`${base}/api/auth/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { ...headers, cookie, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ csrfToken, email, password, callbackUrl: base }),
+  });
+}
+
+/** `name=value; ...` of the cookies a response sets. */
+export const cookiesOf = (res: Response) =>
+  res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+
+export const signedIn = (res: Response) =>
+  res.headers.getSetCookie().some((c) => /^authjs\.session-token=[^;]+/.test(c));
+
+/** Gives the user a password and signs in; returns the session cookie header. */
+export async function signInAs(userId: string, password = "a-test-password-1"): Promise<string> {
+  const user = await testDb().user.update({
+    where: { id: userId },
+    data: { passwordHash: await hashPassword(password) },
+  });
+  const res = await signInAttempt(user.email, password);
+  if (!signedIn(res))
+    throw new Error(`sign-in failed: ${res.status} ${res.headers.get("location")}`);
+  return cookiesOf(res)
+    .split("; ")
+    .filter((c) => c.startsWith("authjs.session-token="))
+    .join("; ");
+}

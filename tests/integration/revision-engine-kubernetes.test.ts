@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb, type Db } from "../../src/server/db";
+import { createDeployment } from "../../src/server/services/deployments/create";
+import { patchDeployment } from "../../src/server/services/deployments/patch";
+import { createTestDatabase } from "../../testing/database";
+import { CRASH_LOG, startFakeKubeApi, type FakeKubeApi } from "../../testing/fake-kube-api";
+import { startWorkerProcess, type RunningWorker } from "../../testing/server";
+import { waitForRevision } from "../helpers/engine";
+import { createTenant, type Tenant } from "../helpers/fixtures";
+
+// The engine with a cluster: a worker of our own whose kubeconfig names the fake API server
+// (testing/fake-kube-api.ts), on a database of our own. A revision is DEPLOYED only once its
+// rollout is available; a rollout that fails ends DEPLOY_FAILED with the cluster's reason and
+// the previous revision stays active.
+
+let database: { url: string; drop: () => Promise<void> };
+let db: Db;
+let tenant: Tenant;
+let kube: FakeKubeApi;
+let worker: RunningWorker;
+
+beforeAll(async () => {
+  database = await createTestDatabase("hangar_kube");
+  db = createDb(database.url, 3);
+  tenant = await createTenant(db);
+  kube = await startFakeKubeApi();
+  worker = await startWorkerProcess({
+    DATABASE_URL: database.url,
+    HANGAR_KUBECONFIG: kube.kubeconfig(),
+    HANGAR_ROLLOUT_TIMEOUT_SECONDS: "20",
+    HANGAR_QUEUE_POLL_SECONDS: "0.5",
+  });
+});
+afterAll(async () => {
+  await worker?.stop();
+  await kube?.stop();
+  await db?.$disconnect();
+  await database?.drop();
+});
+
+const deployLog = async (revisionId: string) =>
+  (
+    await db.revisionLog.findMany({
+      where: { revisionId, stream: "deploy" },
+      orderBy: { seq: "asc" },
+    })
+  ).map((l) => l.line);
+
+describe("a deployment on Kubernetes", () => {
+  it("is DEPLOYED once available; a crash-looping revision fails and the first stays active", async () => {
+    kube.setRollout("ready", { readyAfterReads: 1 });
+    const created = await createDeployment(db, tenant.actors.editor, {
+      name: "on-kube",
+      source: "internal_container",
+      source_config: {},
+      source_revision_config: { image_uri: "registry.example/agent:1" },
+    } as Parameters<typeof createDeployment>[2]);
+    const first = await waitForRevision(created.latest_revision_id!, undefined, { db });
+    expect(first).toMatchObject({
+      status: "DEPLOYED",
+      runtime: "kubernetes",
+      statusMessage: "Revision 1 is running on Kubernetes.",
+    });
+    expect(await deployLog(first.id)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^Waiting for the rollout \(up to 20s\)$/),
+        expect.stringMatching(/^Deployment \S+\/on-kube is available$/),
+      ]),
+    );
+    expect(await db.deployment.findUniqueOrThrow({ where: { id: created.id } })).toMatchObject({
+      status: "READY",
+      activeRevisionId: first.id,
+      runtime: "kubernetes",
+    });
+
+    kube.setRollout("crash_loop", { image: "registry.example/agent:2" });
+    const patched = await patchDeployment(db, tenant.actors.editor, created.id, {
+      source_revision_config: { image_uri: "registry.example/agent:2" },
+    });
+    const second = await waitForRevision(patched.deployment.latest_revision_id!, undefined, {
+      db,
+    });
+    expect(second.status).toBe("DEPLOY_FAILED");
+    expect(second.statusMessage).toMatch(
+      /^Rollout failed: Deployment \S+\/on-kube: container server is crash-looping \(exit code 1, Error\): /,
+    );
+    expect(second.statusMessage).toContain(CRASH_LOG);
+    const log = await deployLog(second.id);
+    expect(log).toContain(second.statusMessage);
+    expect(log.at(-1)).toBe("Revision 1 stays active.");
+    expect(await db.deployment.findUniqueOrThrow({ where: { id: created.id } })).toMatchObject({
+      status: "READY",
+      activeRevisionId: first.id,
+    });
+  }, 60_000);
+});

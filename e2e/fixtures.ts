@@ -29,6 +29,9 @@ export async function auditPage(page: Page, name: string) {
   for (const colorScheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme, reducedMotion: "reduce" });
     await expect(page.locator("html")).toHaveClass(new RegExp(`\\b${colorScheme}\\b`));
+    // Page titles come from generateMetadata, which Next streams after the body on a client-side
+    // navigation: audit the page once its title has arrived, as a user would see it.
+    await expect(page).toHaveTitle(/Hangar$/);
     const results = await new AxeBuilder({ page }).analyze();
     const serious = results.violations
       .filter((v) => v.impact === "serious" || v.impact === "critical")

@@ -52,6 +52,12 @@ const schema = z.object({
   HANGAR_DEPLOYMENT_URL_TEMPLATE: z.string().default("http://{name}.localhost"),
   /** How long one revision's Kubernetes rollout may take before it ends DEPLOY_FAILED. */
   HANGAR_ROLLOUT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(300),
+  /** A listener not heard from for this long is offline; its deployments' state is UNKNOWN. */
+  HANGAR_LISTENER_OFFLINE_SECONDS: z.coerce.number().int().min(1).default(90),
+  /** How long a listener's long poll for work waits before answering "nothing yet". */
+  HANGAR_LISTENER_POLL_SECONDS: z.coerce.number().int().min(1).max(60).default(25),
+  /** How long a listener holds a revision's lease without renewing it. */
+  HANGAR_LISTENER_LEASE_SECONDS: z.coerce.number().int().min(1).default(60),
   /** Serves /bench/baseline for the benchmarks in bench/. */
   HANGAR_BENCH: z.stringbool().default(false),
   // Rate limits (README "Rate limits"): shared through Redis when REDIS_URL is set.

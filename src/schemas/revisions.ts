@@ -31,6 +31,9 @@ export const revision = z
     status_message: z.string().nullable(),
     source: deploymentSource,
     source_revision_config: sourceRevisionConfigOutput,
+    remote_reconciled: z
+      .boolean()
+      .meta({ description: "A listener in the customer's cluster applied this revision" }),
     created_at: timestamp,
     updated_at: timestamp,
   })

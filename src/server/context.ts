@@ -2,6 +2,7 @@ import { auth } from "@/server/auth/nextauth";
 import { actorFromApiKey } from "@/server/auth/api-keys";
 import type { Actor } from "@/server/auth/actor";
 import { actorFromSession } from "@/server/auth/session-actor";
+import { refuseListenerToken } from "@/server/auth/listener-tokens";
 import { getDb, type Db } from "@/server/db";
 
 /** What every request carries into the services, whichever door it came through. */
@@ -33,6 +34,7 @@ export async function createRestContext(
   requestId: string,
 ): Promise<RequestContext> {
   const db = getDb();
+  await refuseListenerToken(db, headers);
   const key = headers.get("x-api-key");
   const actor = key
     ? await actorFromApiKey(db, key, headers.get("x-tenant-id"))

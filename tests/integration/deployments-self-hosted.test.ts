@@ -39,8 +39,19 @@ const managed: DeploymentSource[] = [
 
 describe("POST /v2/deployments (self_hosted mode)", () => {
   it("creates external_container with secret references and a listener", async () => {
+    const created = await api("/v2/listeners", {
+      key: tenant.keys.admin,
+      baseUrl: server.url,
+      method: "POST",
+      body: {
+        compute_type: "k8s",
+        compute_id: "sh-cluster",
+        compute_config: { k8s_namespaces: ["agents"] },
+      },
+    });
+    expect(created.status, created.text).toBe(201);
     const listener = {
-      listener_id: fieldSamples["source_config.listener_id"],
+      listener_id: created.body.id,
       listener_config: { k8s_namespace: "agents" },
     };
     const res = await post(
@@ -63,11 +74,21 @@ describe("POST /v2/deployments (self_hosted mode)", () => {
 
     const listed = await call(`/v2/deployments?remote_reconciled=true`);
     expect(listed.body.resources.map((r: { id: string }) => r.id)).toEqual([res.body.id]);
-    // Read it back once its revision has ended (the worker changes status, runtime and URL).
-    await waitForRevision(res.body.latest_revision_id);
+    // Read it back once its revision is handed to the listener (which applies it from there).
+    await waitForRevision(res.body.latest_revision_id, ["DEPLOYING"]);
     const got = await call(`/v2/deployments/${res.body.id}`);
     expect(withoutEngineFields(got.body)).toEqual(withoutEngineFields(res.body));
     expect((await call(`/v2/deployments/${res.body.id}`, { method: "DELETE" })).status).toBe(204);
+  });
+
+  it("refuses a listener that is not the workspace's (404)", async () => {
+    const res = await post(
+      validDeployment("external_container", {
+        source_config: { listener_id: fieldSamples["source_config.listener_id"] },
+      }),
+    );
+    expect(res.status, res.text).toBe(404);
+    expect(res.body.detail).toContain("Listener");
   });
 
   it("creates external_container without a listener and with no references", async () => {

@@ -105,6 +105,7 @@ function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
     ...(endpoint.orgRole ? { "x-hangar-org-role": endpoint.orgRole } : {}),
     tags: [endpoint.tag],
     ...(endpoint.auth === "public" ? { security: [] } : {}),
+    ...(endpoint.auth === "listener" ? { security: [{ ListenerToken: [] }] } : {}),
     requestParams: {
       ...(endpoint.params ? { path: endpoint.params } : {}),
       ...(endpoint.query ? { query: endpoint.query } : {}),
@@ -145,6 +146,11 @@ export function buildOpenApiDocument() {
     components: {
       securitySchemes: {
         ApiKey: { type: "apiKey", in: "header", name: "X-Api-Key" },
+        ListenerToken: {
+          type: "http",
+          scheme: "bearer",
+          description: "A listener's token (listener protocol only)",
+        },
       },
     },
     security: [{ ApiKey: [] }],

@@ -20,8 +20,11 @@ export interface Endpoint<
   summary: string;
   description?: string;
   tag: string;
-  /** `public` endpoints need no credentials; every other one needs an API key or a session. */
-  auth?: "public";
+  /**
+   * `public` endpoints need no credentials; `listener` ones take only a listener token
+   * (Authorization: Bearer, the listener protocol); every other one an API key or a session.
+   */
+  auth?: "public" | "listener";
   /** The organization role the caller needs (checked before parsing; stated in OpenAPI). */
   orgRole?: OrgRole;
   params?: P;

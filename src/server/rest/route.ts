@@ -4,6 +4,8 @@ import type { NextRequest } from "next/server";
 import type { z } from "zod";
 import { requireOrgRole, type Actor } from "@/server/auth/actor";
 import { createRestContext } from "@/server/context";
+import type { Listener } from "@/generated/prisma/client";
+import { listenerFromToken } from "@/server/auth/listener-tokens";
 import { getDb, type Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { Endpoint, HttpMethod } from "./endpoint";
@@ -24,6 +26,8 @@ export interface HandlerArgs<E extends Endpoint> {
   /** Aborted when the client goes away (long-lived responses stop then). */
   signal: AbortSignal;
   actor: Actor;
+  /** The calling listener, for `auth: "listener"` endpoints (then there is no actor). */
+  listener: Listener;
   params: Out<Part<E, "params">>;
   query: Out<Part<E, "query">>;
   body: Out<Part<E, "body">>;
@@ -59,11 +63,15 @@ export function route<E extends Endpoint>(
     const requestId = requestIdFrom(req.headers);
     try {
       const context =
-        endpoint.auth === "public"
+        endpoint.auth === "public" || endpoint.auth === "listener"
           ? { db: getDb(), requestId, actor: null }
           : await createRestContext(req.headers, requestId);
       const actor = context.actor;
-      if (!actor && endpoint.auth !== "public") {
+      const listener =
+        endpoint.auth === "listener"
+          ? await listenerFromToken(context.db, req.headers.get("authorization"))
+          : null;
+      if (!actor && !listener && endpoint.auth !== "public") {
         throw new AppError(
           "unauthorized",
           "Missing credentials: send an X-Api-Key header or sign in",
@@ -84,6 +92,7 @@ export function route<E extends Endpoint>(
       const result = await handler({
         db: context.db,
         actor: actor as Actor,
+        listener: listener as Listener,
         params: params as HandlerArgs<E>["params"],
         query: query as HandlerArgs<E>["query"],
         body: body as HandlerArgs<E>["body"],

@@ -9,6 +9,7 @@ import { deploymentUrlOf } from "@/server/services/deployments/url";
 import { StepFailure } from "../drivers";
 import { DRY_RUN_MESSAGE } from "../drivers/recording";
 import { redactManifests, renderManifests, type KubernetesObject } from "../manifests";
+import { handToListener } from "./listener-handoff";
 import { advance, type EngineContext, type EngineRevision } from "./context";
 
 /** Derived, so nothing new is stored: the same deployment always gets the same password. */
@@ -18,7 +19,12 @@ export function databasePasswordOf(deploymentId: string): string {
     .digest("hex");
 }
 
-export function manifestsOf(revision: EngineRevision): KubernetesObject[] {
+export function manifestsOf(
+  revision: Pick<
+    EngineRevision,
+    "deployment" | "imageRef" | "sourceConfig" | "id" | "number" | "secretsEncrypted"
+  >,
+): KubernetesObject[] {
   const { deployment } = revision;
   if (!revision.imageRef) throw new StepFailure("The revision has no image to deploy.");
   const sourceConfig = revision.sourceConfig as SourceConfig;
@@ -53,7 +59,7 @@ export function manifestsOf(revision: EngineRevision): KubernetesObject[] {
 }
 
 /** The revision's URL: the custom_url it was cut with, else the configured template's. */
-export const urlOf = (revision: EngineRevision) =>
+export const urlOf = (revision: Pick<EngineRevision, "deployment" | "sourceConfig">) =>
   deploymentUrlOf({
     id: revision.deployment.id,
     name: revision.deployment.name,
@@ -62,12 +68,14 @@ export const urlOf = (revision: EngineRevision) =>
 
 /** AWAITING_DEPLOY -> DEPLOYING: nothing to wait for once built (one revision is in flight). */
 export const startDeploy = (ctx: EngineContext, revision: EngineRevision) =>
-  advance(ctx, revision.id, {
-    from: ["AWAITING_DEPLOY"],
-    to: "DEPLOYING",
-    stream: "deploy",
-    lines: [`Deploying ${revision.imageRef} (${ctx.drivers.deployer.name})`],
-  });
+  revision.deployment.listenerId
+    ? handToListener(ctx, revision, revision.deployment.listenerId)
+    : advance(ctx, revision.id, {
+        from: ["AWAITING_DEPLOY"],
+        to: "DEPLOYING",
+        stream: "deploy",
+        lines: [`Deploying ${revision.imageRef} (${ctx.drivers.deployer.name})`],
+      });
 
 /** The revision's final message: what runs now, or that nothing does (a dry run). */
 function deployedMessage(runtime: Runtime, number: number): string {
@@ -81,6 +89,8 @@ function deployedMessage(runtime: Runtime, number: number): string {
  * was. Only redacted manifests are stored.
  */
 export async function deployStep(ctx: EngineContext, revision: EngineRevision): Promise<void> {
+  // A listener applies it and reports back (listener-handoff.ts); Hangar only waits.
+  if (revision.deployment.listenerId) return;
   const { deployer } = ctx.drivers;
   let objects: KubernetesObject[];
   let applied;

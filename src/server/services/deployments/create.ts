@@ -3,6 +3,7 @@ import type { CreateDeploymentInput, Deployment } from "@/schemas/deployments";
 import { requireRole, type Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
 import { badRequest, conflict, isUniqueViolation, notFound } from "@/server/errors";
+import { lockWorkspaceListener } from "../listeners/manage";
 import { recordAudit } from "../audit/record";
 import { listIntegrationRepositories } from "../codehost-repos";
 import { resolveTagValues } from "../tags";
@@ -81,6 +82,7 @@ export async function createDeployment(
 
   try {
     const id = await db.$transaction(async (tx) => {
+      if (sourceConfig.listener_id) await lockWorkspaceListener(tx, actor, sourceConfig.listener_id);
       const row = await tx.deployment.create({
         data: {
           workspaceId: actor.workspaceId,

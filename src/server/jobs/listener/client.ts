@@ -1,0 +1,93 @@
+import type { ListenerReportAnswer, ListenerReportInput, ListenerWork } from "@/schemas/listeners";
+
+// The listener's side of the listener protocol (contract 11.2): plain HTTPS calls with its
+// token. Reports are retried with the same report_id until Hangar answers (at least once).
+
+export class ProtocolError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ProtocolClient {
+  claimWork(
+    replicaId: string,
+    waitSeconds: number,
+    signal?: AbortSignal,
+  ): Promise<ListenerWork | null>;
+  report(
+    revisionId: string,
+    report: ListenerReportInput,
+    signal?: AbortSignal,
+  ): Promise<ListenerReportAnswer>;
+}
+
+const pause = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+  });
+
+export function protocolClient(baseUrl: string, token: string): ProtocolClient {
+  async function post<T>(path: string, body: unknown, signal?: AbortSignal): Promise<T> {
+    const res = await fetch(new URL(path, baseUrl), {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+      signal,
+    });
+    const text = await res.text();
+    if (!res.ok) {
+      let detail = text;
+      try {
+        detail = JSON.stringify((JSON.parse(text) as { detail?: unknown }).detail);
+      } catch {
+        // not JSON: keep the text
+      }
+      throw new ProtocolError(res.status, `Hangar answered ${res.status}: ${detail.slice(0, 300)}`);
+    }
+    return JSON.parse(text) as T;
+  }
+
+  /** Network failures and 5xx/429 are retried; 4xx are answers. */
+  async function retried<T>(call: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await call();
+      } catch (error) {
+        const permanent =
+          error instanceof ProtocolError && error.status < 500 && error.status !== 429;
+        if (permanent || signal?.aborted || attempt >= 20) throw error;
+        await pause(Math.min(500 * 2 ** attempt, 5_000), signal);
+      }
+    }
+  }
+
+  return {
+    async claimWork(replicaId, waitSeconds, signal) {
+      const answer = await retried(
+        () =>
+          post<{ work: ListenerWork | null }>(
+            "/v2/listener/work",
+            { replica_id: replicaId, wait_seconds: waitSeconds },
+            signal,
+          ),
+        signal,
+      );
+      return answer.work;
+    },
+    report: (revisionId, report, signal) =>
+      retried(
+        () =>
+          post<ListenerReportAnswer>(
+            `/v2/listener/revisions/${revisionId}/reports`,
+            report,
+            signal,
+          ),
+        signal,
+      ),
+  };
+}

@@ -1,5 +1,5 @@
 // Runs once when the server starts: the client-address hook for rate limits, the job queue's
-// schema, and the bootstrap of contract section 2.
+// schema, the bootstrap of contract section 2, and (self-hosted) the offline-listener sweep.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { installPeerAddressHook } = await import("@/server/ratelimit/client-address");
@@ -14,6 +14,18 @@ export async function register() {
     await ensureQueues(env.DATABASE_URL);
   } catch (error) {
     log.error("job queue setup failed", describeError(error));
+  }
+  if (env.HANGAR_MODE === "self_hosted") {
+    // Listeners unseen for too long: their deployments' state is UNKNOWN, not a stale READY.
+    const { markOfflineListenersDeployments } = await import("@/server/services/listeners/offline");
+    const sweep = setInterval(
+      () =>
+        void markOfflineListenersDeployments(getDb()).catch((error) =>
+          log.warn("offline listener sweep failed", describeError(error)),
+        ),
+      Math.max(500, (env.HANGAR_LISTENER_OFFLINE_SECONDS * 1000) / 4),
+    );
+    sweep.unref();
   }
   try {
     const result = await bootstrap(getDb(), {

@@ -19,7 +19,7 @@ export async function startListenerProcess(env: Record<string, string>): Promise
   });
   child.stdout?.on("data", (d) => (output += d));
   child.stderr?.on("data", (d) => (output += d));
-  for (let i = 0; i < 300 && !output.includes('"listener started"'); i++) {
+  for (let i = 0; i < 1200 && !output.includes('"listener started"'); i++) {
     if (child.exitCode !== null) throw new Error(`listener exited early:\n${output}`);
     await new Promise((r) => setTimeout(r, 100));
   }

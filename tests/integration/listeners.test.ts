@@ -1,21 +1,14 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createDb, type Db } from "../../src/server/db";
-import { createTestDatabase } from "../../testing/database";
 import { startFakeKubeApi, type FakeKubeApi } from "../../testing/fake-kube-api";
 import { startListenerProcess, type RunningListener } from "../../testing/listener";
-import {
-  startServer,
-  startWorkerProcess,
-  type RunningServer,
-  type RunningWorker,
-} from "../../testing/server";
+import { startServer, type RunningServer } from "../../testing/server";
 import { waitFor, waitForRevision } from "../helpers/engine";
-import { createTenant, type Tenant } from "../helpers/fixtures";
+import { createTenant, testDb, type Tenant } from "../helpers/fixtures";
 import { api } from "../helpers/http";
 
 // Listeners (contract 11): the five routes, their credential, and the protocol driven by real
-// listener processes (scripts/listener.ts) against a self-hosted server of our own, a worker of
-// our own (on a database of our own) and the fake Kubernetes API server.
+// listener processes (scripts/listener.ts) against a self-hosted server of our own (on the run's
+// database; the run's worker hands revisions over) and the fake Kubernetes API server.
 
 const LISTENER_TIMING = {
   HANGAR_LISTENER_LEASE_SECONDS: "2",
@@ -23,32 +16,26 @@ const LISTENER_TIMING = {
   HANGAR_LISTENER_OFFLINE_SECONDS: "3",
 };
 
-let database: { url: string; drop: () => Promise<void> };
-let db: Db;
+const db = testDb();
 let tenant: Tenant;
 let stranger: Tenant;
 let kube: FakeKubeApi;
 let server: RunningServer;
-let worker: RunningWorker;
 const listeners: RunningListener[] = [];
 
 beforeAll(async () => {
-  database = await createTestDatabase("hangar_listeners");
-  db = createDb(database.url, 3);
-  [tenant, stranger] = [await createTenant(db), await createTenant(db)];
+  [tenant, stranger] = [await createTenant(), await createTenant()];
   kube = await startFakeKubeApi();
-  const env = { DATABASE_URL: database.url, ...LISTENER_TIMING };
-  [server, worker] = await Promise.all([
-    startServer({ ...inject("testEnv"), ...env, HANGAR_MODE: "self_hosted" }),
-    startWorkerProcess({ ...env, HANGAR_QUEUE_POLL_SECONDS: "0.5" }),
-  ]);
+  server = await startServer({
+    ...inject("testEnv"),
+    ...LISTENER_TIMING,
+    HANGAR_MODE: "self_hosted",
+  });
 });
 afterAll(async () => {
   await Promise.all(listeners.map((l) => l.kill()));
-  await Promise.all([server?.stop(), worker?.stop()]);
+  await server?.stop();
   await kube?.stop();
-  await db?.$disconnect();
-  await database?.drop();
 });
 
 const call = (key: string, path: string, init: { method?: string; body?: unknown } = {}) =>
@@ -101,14 +88,15 @@ async function createDeployment(name: string, listenerId: string, image: string)
   return res.body as { id: string; latest_revision_id: string };
 }
 
-/** Server-side applies of the Deployment objects that run `image`. */
+/** Server-side applies of the deployment's server Deployment running `image`. */
 const appliesOf = (image: string) =>
   kube.requests.filter(
     (r) =>
       r.method === "PATCH" &&
-      (r.body as { kind?: string })?.kind === "Deployment" &&
+      r.path === SERVER_PATH &&
       JSON.stringify(r.body).includes(`"image":"${image}"`),
   ).length;
+const SERVER_PATH = "/apis/apps/v1/namespaces/agents/deployments/remote-agent";
 
 describe("listener routes", () => {
   it("create, read, list, patch and delete; duplicate compute_id 409; roles", async () => {
@@ -277,7 +265,7 @@ describe("listener processes", () => {
       db,
       timeoutMs: 60_000,
     }).catch((e) => {
-      console.log("FIRST", first.output().slice(-3000), "SECOND", second.output().slice(-3000));
+      console.log(first.output().slice(-3000), second.output().slice(-3000));
       throw e;
     });
     expect(revision).toMatchObject({
@@ -289,10 +277,7 @@ describe("listener processes", () => {
     expect(rev.body).toMatchObject({ status: "DEPLOYED", remote_reconciled: true });
     const dep = await call(tenant.keys.viewer, `/v2/deployments/${d.id}`);
     expect(dep.body).toMatchObject({ status: "READY", active_revision_id: revision.id });
-    const deployPath = [...kube.objects.keys()].find((p) =>
-      p.startsWith("/apis/apps/v1/namespaces/agents/deployments/remote-agent"),
-    );
-    expect(deployPath).toBeDefined();
+    expect(kube.objects.has(SERVER_PATH)).toBe(true);
     const logs = await call(
       tenant.keys.viewer,
       `/v2/deployments/${d.id}/revisions/${revision.id}/logs`,
@@ -312,7 +297,7 @@ describe("listener processes", () => {
       });
       expect(next.status).toBe("DEPLOYED");
     }
-    expect(JSON.stringify(kube.objects.get(deployPath!))).toContain("registry.example/remote:3");
+    expect(JSON.stringify(kube.objects.get(SERVER_PATH))).toContain("registry.example/remote:3");
     for (const tag of [1, 2, 3])
       expect(appliesOf(`registry.example/remote:${tag}`), `:${tag}`).toBe(1);
 
@@ -359,5 +344,5 @@ describe("listener processes", () => {
     expect((await call(tenant.keys.viewer, `/v2/listeners/${listener.id}`)).body.status).toBe(
       "online",
     );
-  });
+  }, 300_000);
 });

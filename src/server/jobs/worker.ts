@@ -5,7 +5,6 @@ import { driversFromEnv, type Drivers } from "./drivers";
 import { runRevisionStep } from "./engine/run-step";
 import { QUEUES, revisionStepJob, startBoss, teardownJob } from "@/server/services/revisions/queue";
 import { runTeardown } from "./teardown";
-import { markOfflineListenersDeployments } from "@/server/services/listeners/offline";
 
 export interface RunningWorker {
   stop(): Promise<void>;
@@ -51,20 +50,10 @@ export async function startWorker(
     const { deleted } = await runTeardown(ctx, deploymentId);
     if (deleted) log.info("deployment deleted", { deployment_id: deploymentId });
   });
-  // Listeners unseen for too long: their deployments' state is UNKNOWN, not a stale READY.
-  const offlineSweep = setInterval(
-    () =>
-      void markOfflineListenersDeployments(db).catch((error) =>
-        log.warn("offline listener sweep failed", describeError(error)),
-      ),
-    Math.max(500, (env.HANGAR_LISTENER_OFFLINE_SECONDS * 1000) / 4),
-  );
-  offlineSweep.unref();
   log.info("worker started", { concurrency, deployer: ctx.drivers.deployer.name });
 
   return {
     async stop() {
-      clearInterval(offlineSweep);
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
       await db.$disconnect();
     },

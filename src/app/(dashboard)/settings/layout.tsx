@@ -8,6 +8,7 @@ const tabs = [
   { href: "/settings/integrations", label: "Code-host integrations" },
   { href: "/settings/audit", label: "Audit log" },
   { href: "/settings/sessions", label: "Sessions" },
+  { href: "/settings/listeners", label: "Listeners" },
 ];
 
 export default function SettingsLayout({ children }: { children: ReactNode }) {

@@ -3,7 +3,7 @@ import type { DbClient } from "@/server/db";
 
 /**
  * Deployments of listeners not heard from for HANGAR_LISTENER_OFFLINE_SECONDS show UNKNOWN
- * instead of a stale READY (workers run this periodically). A listener's next call brings them
+ * instead of a stale READY (self-hosted servers run this periodically, src/instrumentation.ts). A listener's next call brings them
  * back (auth/listener-tokens.ts). Answers how many deployments it marked.
  */
 export async function markOfflineListenersDeployments(db: DbClient): Promise<number> {

@@ -1,0 +1,14 @@
+import { registrySigningKey } from "@/server/registry/signing-key";
+import { registryEndpoints as e } from "@/server/rest/endpoints/registry";
+import { methods, route } from "@/server/rest/route";
+import { REQUEST_ID_HEADER } from "@/server/request-id";
+
+export const { GET, POST, PATCH, PUT, DELETE } = methods({
+  GET: route(
+    e.certificate,
+    async ({ requestId }) =>
+      new Response((await registrySigningKey()).certificatePem, {
+        headers: { "Content-Type": "application/x-pem-file", [REQUEST_ID_HEADER]: requestId },
+      }),
+  ),
+});

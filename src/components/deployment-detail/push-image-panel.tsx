@@ -19,7 +19,9 @@ function Command({ label, text }: { label: string; text: string }) {
     <li className="space-y-1">
       <p className="text-sm text-zinc-700 dark:text-zinc-300">{label}</p>
       <div className="flex items-start gap-2">
-        <pre className="min-w-0 flex-1 overflow-x-auto rounded-md border border-zinc-200 bg-zinc-50 px-3 py-2 font-mono text-xs dark:border-zinc-800 dark:bg-zinc-950">
+        <pre
+          tabIndex={0}
+          className="min-w-0 flex-1 overflow-x-auto rounded-md border border-zinc-200 bg-zinc-50 px-3 py-2 font-mono text-xs dark:border-zinc-800 dark:bg-zinc-950">
           {text}
         </pre>
         <CopyButton text={text} label={`Copy: ${label}`} />

@@ -2,6 +2,7 @@ import type { RegistryToken } from "@/schemas/registry";
 import type { DbClient } from "@/server/db";
 import { AppError, badRequest } from "@/server/errors";
 import { registryConfig, repositoryOf } from "@/server/registry/config";
+import { registrySigningKey } from "@/server/registry/signing-key";
 import {
   signRegistryToken,
   type RegistryAccess,
@@ -68,3 +69,7 @@ export async function issueRegistryToken(
     issued_at: signed.issuedAt.toISOString(),
   };
 }
+
+/** The certificate registry tokens are signed with (PEM): the registry's rootcertbundle. */
+export const registryCertificate = async (): Promise<string> =>
+  (await registrySigningKey()).certificatePem;

@@ -82,7 +82,8 @@ export async function startRegistry(options: {
     if (child.exitCode !== null) throw new Error(`docker-registry exited early:\n${output}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  if (!(await portOpen(options.port))) throw new Error(`docker-registry did not listen:\n${output}`);
+  if (!(await portOpen(options.port)))
+    throw new Error(`docker-registry did not listen:\n${output}`);
   return {
     host: `127.0.0.1:${options.port}`,
     output: () => output,
@@ -95,4 +96,3 @@ export async function startRegistry(options: {
       }),
   };
 }
-

@@ -164,7 +164,9 @@ describe("image deploys through Hangar's registry", () => {
     });
     refused(push(image, late.token));
     const expired = await fetch(`${inject("baseUrl")}/registry/token?service=${SERVICE}`, {
-      headers: { authorization: `Basic ${Buffer.from(`oauth2accesstoken:${late.token}`).toString("base64")}` },
+      headers: {
+        authorization: `Basic ${Buffer.from(`oauth2accesstoken:${late.token}`).toString("base64")}`,
+      },
     });
     expect(expired.status).toBe(401);
   });
@@ -205,9 +207,10 @@ describe("image deploys through Hangar's registry", () => {
     const configured = env.HANGAR_REGISTRY_URL;
     env.HANGAR_REGISTRY_URL = undefined;
     try {
-      await expect(createPushToken(testDb(), tenant.actors.editor, mine.id)).rejects.toMatchObject(
-        { code: "unavailable", message: expect.stringContaining("HANGAR_REGISTRY_URL") },
-      );
+      await expect(createPushToken(testDb(), tenant.actors.editor, mine.id)).rejects.toMatchObject({
+        code: "unavailable",
+        message: expect.stringContaining("HANGAR_REGISTRY_URL"),
+      });
     } finally {
       env.HANGAR_REGISTRY_URL = configured;
     }
@@ -216,7 +219,9 @@ describe("image deploys through Hangar's registry", () => {
     const anonymous = await fetch(`${inject("baseUrl")}/registry/token?service=${SERVICE}`);
     expect(anonymous.status).toBe(401);
     const wrong = await fetch(`${inject("baseUrl")}/registry/token?service=${SERVICE}`, {
-      headers: { authorization: `Basic ${Buffer.from("oauth2accesstoken:hgp_nope").toString("base64")}` },
+      headers: {
+        authorization: `Basic ${Buffer.from("oauth2accesstoken:hgp_nope").toString("base64")}`,
+      },
     });
     expect(wrong.status).toBe(401);
   });

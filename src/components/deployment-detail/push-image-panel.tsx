@@ -21,7 +21,8 @@ function Command({ label, text }: { label: string; text: string }) {
       <div className="flex items-start gap-2">
         <pre
           tabIndex={0}
-          className="min-w-0 flex-1 overflow-x-auto rounded-md border border-zinc-200 bg-zinc-50 px-3 py-2 font-mono text-xs dark:border-zinc-800 dark:bg-zinc-950">
+          className="min-w-0 flex-1 overflow-x-auto rounded-md border border-zinc-200 bg-zinc-50 px-3 py-2 font-mono text-xs dark:border-zinc-800 dark:bg-zinc-950"
+        >
           {text}
         </pre>
         <CopyButton text={text} label={`Copy: ${label}`} />
@@ -71,7 +72,8 @@ export function PushImagePanel({ deployment }: { deployment: Deployment }) {
 
   let body;
   if (target.isPending) body = <Skeleton className="h-32 w-full" />;
-  else if (target.isError) body = <Alert>Could not load the registry: {target.error.message}</Alert>;
+  else if (target.isError)
+    body = <Alert>Could not load the registry: {target.error.message}</Alert>;
   else if (!target.data.registry_url || !target.data.image)
     body = (
       <p className="text-sm text-zinc-600 dark:text-zinc-400">

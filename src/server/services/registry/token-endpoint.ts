@@ -46,11 +46,16 @@ export async function issueRegistryToken(
   const config = registryConfig();
   if (!config) throw new AppError("unavailable", "No container registry is configured.");
   if (request.service !== undefined && request.service !== config.service)
-    throw badRequest(`Unknown service ${request.service}: this server signs for ${config.service}.`);
+    throw badRequest(
+      `Unknown service ${request.service}: this server signs for ${config.service}.`,
+    );
   const { user, password } = basicCredentials(request.authorization);
   const deployment = user === PUSH_TOKEN_USER ? await pushTokenDeployment(db, password) : null;
   if (!deployment)
-    throw new AppError("unauthorized", "The push token is not valid (unknown, expired or revoked).");
+    throw new AppError(
+      "unauthorized",
+      "The push token is not valid (unknown, expired or revoked).",
+    );
 
   const own = repositoryOf(deployment);
   const access: RegistryAccess[] = parseScopes(request.scopes)

@@ -34,6 +34,10 @@ export const revision = z
     remote_reconciled: z
       .boolean()
       .meta({ description: "A listener in the customer's cluster applied this revision" }),
+    image_digest: z.string().nullable().meta({
+      description:
+        "The manifest digest of an image pushed to Hangar's registry, which the revision deploys (image@digest); null for other sources",
+    }),
     created_at: timestamp,
     updated_at: timestamp,
   })

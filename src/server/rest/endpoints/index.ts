@@ -9,6 +9,7 @@ import { agentAuthEndpoints } from "./agent-auth";
 import { codehostIntegrationEndpoints } from "./codehost-integrations";
 import { webhookEndpoints } from "./webhooks";
 import { listenerEndpoints, listenerProtocolEndpoints } from "./listeners";
+import { registryEndpoints } from "./registry";
 
 /** Every REST operation, for the OpenAPI document and the fuzz test. Add each domain's group here. */
 export const endpointGroups = {
@@ -24,4 +25,5 @@ export const endpointGroups = {
   webhooks: webhookEndpoints,
   listeners: listenerEndpoints,
   listenerProtocol: listenerProtocolEndpoints,
+  registry: registryEndpoints,
 };

@@ -39,6 +39,7 @@ export const toRevision = (row: RevisionRow): Revision => ({
   source: row.source,
   source_revision_config: revisionConfigOf(row),
   remote_reconciled: row.remoteReconciled,
+  image_digest: row.imageDigest,
 });
 
 /** Newest first (number desc); `offset` in the answer is where the next page starts. */

@@ -47,6 +47,7 @@ describe("GET /v2/deployments/{id}/revisions", () => {
         "id",
         "image_digest",
         "number",
+        "remote_reconciled",
         "source",
         "source_revision_config",
         "status",

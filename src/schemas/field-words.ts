@@ -115,8 +115,18 @@ function bound(path: (string | number)[], value: unknown): string {
   return typeof value === "number" ? withUnit(key, value) : String(value);
 }
 
-/** One zod issue in the dashboard's words, naming the field by its label. */
-export function issueWords(issue: z.core.$ZodIssue): string {
+/** zod's own texts ("Too small: expected number to be >=0.1"), as opposed to a schema's. */
+export const isZodDefaultMessage = (message: string) => /^(Too (small|big)|Invalid )/.test(message);
+
+/**
+ * One zod issue in the dashboard's words, naming the field by its label. A schema's own message
+ * is kept (rephrased when it names fields by path); zod's defaults are replaced.
+ */
+export function issueWords(
+  issue: z.core.$ZodIssue,
+  isDefault = isZodDefaultMessage(issue.message),
+): string {
+  if (!isDefault) return messageWords(issue.message);
   const path = issue.path.filter((p): p is string | number => typeof p !== "symbol");
   const label = fieldLabel(path);
   switch (issue.code) {

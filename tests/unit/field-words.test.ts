@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { fieldLabel, issueWords, messageWords, withUnit } from "../../src/schemas/field-words";
 import { resourceSpec } from "../../src/schemas/resource-spec";
 import { sourceRevisionConfigInput } from "../../src/schemas/deployments";
+import { formResolver } from "../../src/components/ui/form-resolver";
+import { configureDefaults, configureSchema } from "../../src/components/import/wizard-model";
 
 /** What the dashboard says for a resource spec the API's schema refuses. */
 const wordsFor = (spec: object) => {
@@ -71,5 +73,31 @@ describe("field words", () => {
     expect(issueWords({ ...issue, path: ["source_revision_config", ...issue.path] })).toBe(
       "Image is required",
     );
+  });
+});
+
+describe("the forms' resolver", () => {
+  it("keeps a schema's own words and replaces zod's", async () => {
+    const values = {
+      ...configureDefaults({
+        id: 1,
+        name: "Agent",
+        full_name: "acme/agent",
+        url: "http://code.example/acme/agent",
+        default_branch: "main",
+        host_integration_id: "00000000-0000-4000-8000-000000000000",
+      } as never),
+      repo_ref: "",
+      resource_spec: { cpu: 0, min_scale: 3, max_scale: 1 },
+    };
+    const resolve = formResolver<typeof values>(configureSchema);
+    const { errors } = await resolve(values, undefined, {
+      fields: {},
+      shouldUseNativeValidation: false,
+    });
+    const spec = errors.resource_spec as Record<string, { message: string }>;
+    expect(spec.max_scale!.message).toBe("Maximum replicas must be at least the minimum (3)");
+    expect(spec.cpu!.message).toBe("CPU must be at least 0.1 cores");
+    expect((errors.repo_ref as { message: string }).message).toBe("Enter a branch, tag or commit");
   });
 });

@@ -83,8 +83,8 @@ const rows: Case[] = [
 function expectedKey(rule: string, caller: CallerName): string {
   if (rule.endsWith("-ip")) return `${rule}:ip:${ADDRESS}`;
   if (caller === "apiKey") return `${rule}:key:${sha256Hex(API_KEY)}`;
-  if (caller === "session") return `${rule}:session:s-7`;
-  return `${rule}:session:s-7`;
+  // A user call counts the pair of the (verified) user id and the client address.
+  return `${rule}:user:s-7:${ADDRESS}`;
 }
 
 const regions: [Region, 0 | 1][] = [

@@ -118,6 +118,10 @@ async function measure(url: string): Promise<Row[]> {
         await load(baseUrl, { total: 20, concurrency: 2 });
         const base = await load(baseUrl, { total: TOTAL, concurrency });
         rows.push({ label, concurrency, bytes, list, base });
+        // As it goes, so a run cut short still shows what it measured.
+        console.log(
+          `${label} at ${concurrency}: ${list.rps.toFixed(0)} / ${base.rps.toFixed(0)} rps = ${(list.rps / base.rps).toFixed(2)}`,
+        );
       }
   } finally {
     await server.stop();

@@ -92,7 +92,9 @@ async function run(db: Db, url: string, workerCount: number, latencyMs: number):
   };
   const entry = latencyMs ? "bench/latency-worker.ts" : "scripts/worker.ts";
   const workers: RunningWorker[] = await Promise.all(
-    Array.from({ length: workerCount }, () => startWorkerProcess(env, { entry, startTimeoutMs: 120_000 })),
+    Array.from({ length: workerCount }, () =>
+      startWorkerProcess(env, { entry, startTimeoutMs: 120_000 }),
+    ),
   );
   // The database backends serving this database (the workers' pools, this process's).
   const backends = (

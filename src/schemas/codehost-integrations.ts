@@ -79,7 +79,10 @@ export const codehostIntegrationDetail = z.object({
   last_checked_at: timestamp.nullable(),
   /** What went wrong at the last check; null when it worked (or never ran). */
   last_check_error: z.string().nullable(),
+  /** The deployments of the caller's workspace that use it. */
   used_by: z.array(z.object({ id: uuid, name: z.string() })),
+  /** How many deployments of the organization's other workspaces use it. */
+  used_elsewhere: z.number().int(),
   created_at: timestamp,
 });
 export type CodehostIntegrationDetail = z.infer<typeof codehostIntegrationDetail>;

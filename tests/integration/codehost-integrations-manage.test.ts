@@ -158,7 +158,16 @@ describe("managing an integration over tRPC", () => {
 
     // Delete is refused while used, naming the deployment; allowed once it is gone.
     const deployment = await createCodehostDeployment(tenant.keys.admin, host, created.id);
-    expect((await detail()).used_by).toEqual([{ id: deployment.id, name: deployment.name }]);
+    expect(await detail()).toMatchObject({
+      used_by: [{ id: deployment.id, name: deployment.name }],
+      used_elsewhere: 0,
+    });
+    // Another workspace of the organization sees that it is used, not by what.
+    const neighbour = await createTenant(testDb(), tenant.organizationId);
+    const seen = (await caller(neighbour, "viewer").codehostIntegrations.details()).find(
+      (i) => i.id === created.id,
+    );
+    expect(seen).toMatchObject({ used_by: [], used_elsewhere: 1 });
     const refused = await api(`/v1/integrations/codehost/${created.id}`, {
       key: tenant.keys.admin,
       method: "DELETE",

@@ -28,9 +28,14 @@ export async function listCodehostIntegrationDetails(
     where: { organizationId: actor.organizationId },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     include: {
-      deployments: { select: { id: true, name: true }, orderBy: { name: "asc" } },
+      deployments: {
+        select: { id: true, name: true, workspaceId: true },
+        orderBy: { name: "asc" },
+      },
     },
   });
+  // Deployments of other workspaces are counted, not named: the caller may not see them.
+  const here = (d: { workspaceId: string }) => d.workspaceId === actor.workspaceId;
   return rows.map((row) => ({
     id: row.id,
     name: row.name,
@@ -41,7 +46,8 @@ export async function listCodehostIntegrationDetails(
     has_webhook_secret: row.webhookSecretEncrypted != null,
     last_checked_at: row.lastCheckedAt?.toISOString() ?? null,
     last_check_error: row.lastCheckError,
-    used_by: row.deployments,
+    used_by: row.deployments.filter(here).map(({ id, name }) => ({ id, name })),
+    used_elsewhere: row.deployments.filter((d) => !here(d)).length,
     created_at: row.createdAt.toISOString(),
   }));
 }

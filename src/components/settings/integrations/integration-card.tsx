@@ -43,6 +43,30 @@ function LastCheck({ integration }: { integration: CodehostIntegrationDetail }) 
   );
 }
 
+function UsedBy({ integration }: { integration: CodehostIntegrationDetail }) {
+  const elsewhere = integration.used_elsewhere;
+  const others = elsewhere > 0 && (
+    <span>
+      {elsewhere} deployment{elsewhere === 1 ? "" : "s"} in other workspaces
+    </span>
+  );
+  if (integration.used_by.length === 0) return others || <span>No deployments</span>;
+  return (
+    <>
+      <ul className="flex flex-wrap gap-x-3 gap-y-1">
+        {integration.used_by.map((d) => (
+          <li key={d.id}>
+            <Link href={`/deployments/${d.id}`} className="underline underline-offset-2">
+              {d.name}
+            </Link>
+          </li>
+        ))}
+      </ul>
+      {others}
+    </>
+  );
+}
+
 /** One integration: what it is, whether it works, who uses it, and what an admin can change. */
 export function IntegrationCard({
   integration,
@@ -65,7 +89,6 @@ export function IntegrationCard({
       onError: (error) => toast.error(apiFailure(error).message),
     }),
   );
-  const users = integration.used_by;
 
   return (
     <Card>
@@ -119,23 +142,7 @@ export function IntegrationCard({
             },
             {
               label: "Used by",
-              value:
-                users.length === 0 ? (
-                  "No deployments"
-                ) : (
-                  <ul className="flex flex-wrap gap-x-3 gap-y-1">
-                    {users.map((d) => (
-                      <li key={d.id}>
-                        <Link
-                          href={`/deployments/${d.id}`}
-                          className="underline underline-offset-2"
-                        >
-                          {d.name}
-                        </Link>
-                      </li>
-                    ))}
-                  </ul>
-                ),
+              value: <UsedBy integration={integration} />,
             },
             { label: "Registered", value: <RelativeTime iso={integration.created_at} /> },
           ]}

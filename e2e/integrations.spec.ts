@@ -62,11 +62,11 @@ test("manage a code-host integration: test, edit, rotate, webhook, delete; the a
   // Webhook: the payload URL and a secret shown once, both copyable.
   await card.getByRole("button", { name: "Webhook" }).click();
   const webhook = page.getByRole("dialog", { name: `Build on push for ${name}` });
-  await expect(webhook.getByLabel("Payload URL")).toHaveValue(
+  await expect(webhook.getByRole("textbox", { name: "Payload URL" })).toHaveValue(
     new RegExp(`^${state.baseUrl}/v1/webhooks/codehost/[0-9a-f-]{36}$`),
   );
   await webhook.getByRole("button", { name: "Generate secret" }).click();
-  await expect(webhook.getByLabel("Webhook secret")).toHaveValue(/^whsec_/);
+  await expect(webhook.getByRole("textbox", { name: "Webhook secret" })).toHaveValue(/^whsec_/);
   await expect(webhook.getByRole("button", { name: "Copy webhook secret" })).toBeVisible();
   await auditPage(page, "settings-integration-webhook");
   await webhook.getByRole("button", { name: "Done" }).click();

@@ -6,6 +6,8 @@ const codehostUrl = process.env.E2E_CODEHOST_URL!;
 test("manage a code-host integration: test, edit, rotate, webhook, delete; the audit says who and what", async ({
   page,
 }) => {
+  // One long scenario (a key, an integration through its whole life, the audit log).
+  test.slow();
   const suffix = randomUUID().slice(0, 8);
   const name = `Managed host ${suffix}`;
   const renamed = `Renamed host ${suffix}`;

@@ -15,20 +15,23 @@ test("import a repository through the wizard and land on the new deployment", as
   await expect(registerForm(page)).toBeVisible();
   await auditPage(page, "import-integration");
 
-  // A token the code host refuses: the repository step shows the code host's answer (502).
+  // A token the code host refuses, or a metadata address, is refused at registration, saying
+  // why; nothing is saved.
   await registerForm(page).getByLabel("Name").fill("Broken host");
   await registerForm(page).getByLabel("API base URL").fill(codehostUrl);
   await registerForm(page).getByLabel("Access token").fill("not-a-valid-token");
   await page.getByRole("button", { name: "Register integration" }).click();
-  await expect(page.getByText("Registered Broken host")).toBeVisible();
-  await expect(page.getByRole("radio", { name: /Broken host/ })).toBeChecked();
-  await page.getByRole("button", { name: "Next", exact: true }).click();
-  await expect(page.getByText("The code host refused or failed:")).toBeVisible();
-  await auditPage(page, "import-repository-error");
-  await page.getByRole("button", { name: "Back", exact: true }).click();
+  await expect(
+    registerForm(page).getByText("The code host refused this token: check it is valid"),
+  ).toBeVisible();
+  await expect(page.getByRole("radio", { name: /Broken host/ })).toHaveCount(0);
+  await registerForm(page).getByLabel("API base URL").fill("http://169.254.169.254/latest");
+  await registerForm(page).getByLabel("Access token").fill("codehost-dev-token");
+  await page.getByRole("button", { name: "Register integration" }).click();
+  await expect(registerForm(page).getByText(/169\.254\.169\.254 is a .+ address/)).toBeVisible();
+  await auditPage(page, "import-registration-refused");
 
   // Register the working integration inline; it becomes the selected one.
-  await page.getByRole("button", { name: "Register another integration" }).click();
   await registerForm(page).getByLabel("API base URL").fill("ftp://nope");
   await registerForm(page).getByLabel("Name").fill("Local code host");
   await expect(page.getByText("Must be an absolute http or https URL")).toBeVisible();
@@ -90,6 +93,32 @@ test("import a repository through the wizard and land on the new deployment", as
     "beta-labs/Eval-Harness",
   );
   await auditPage(page, "import-review");
+
+  // A branch or a graph config file that does not exist is caught before creating, on its field.
+  const createWith = async (branch: string, graph: string) => {
+    await page.getByRole("button", { name: "Back", exact: true }).click();
+    await page.getByLabel("Branch").fill(branch);
+    await page.getByLabel("Graph config path").fill(graph);
+    await page.getByRole("button", { name: "Next: review" }).click();
+    await page.getByRole("button", { name: "Create deployment" }).click();
+  };
+  await createWith("nonexistent-branch", "langgraph.json");
+  await expect(
+    page.getByText('Branch "nonexistent-branch" does not exist in beta-labs/Eval-Harness'),
+  ).toBeVisible();
+  await expect(page.getByLabel("Branch")).toHaveAttribute("aria-invalid", "true");
+  await auditPage(page, "import-missing-branch");
+  await page.getByLabel("Branch").fill("dev");
+  await page.getByLabel("Graph config path").fill("graphs/missing.json");
+  await page.getByRole("button", { name: "Next: review" }).click();
+  await page.getByRole("button", { name: "Create deployment" }).click();
+  await expect(
+    page.getByText('No file "graphs/missing.json" on branch "dev" of beta-labs/Eval-Harness'),
+  ).toBeVisible();
+  // Nothing was created: the name is still free.
+  await expect(page.getByLabel("Deployment name")).toHaveValue("eval-harness");
+  await page.getByLabel("Graph config path").fill("langgraph.json");
+  await page.getByRole("button", { name: "Next: review" }).click();
   await page.getByRole("button", { name: "Create deployment" }).click();
 
   await expect(page).toHaveURL(/\/deployments\/[0-9a-f-]{36}$/);

@@ -13,6 +13,10 @@ export const auditEvent = z
     actor_email: z.string().nullable(),
     actor_api_key_id: uuid.nullable(),
     actor_api_key_prefix: z.string().nullable(),
+    /** The key an action was taken with: the actor, not the user who created the key. */
+    actor_api_key_name: z.string().nullable(),
+    /** The target's name when it has one (a deployment, a member's email, ...). */
+    target_name: z.string().nullable(),
     data: z.unknown(),
     request_id: z.string().nullable(),
     created_at: timestamp,
@@ -26,5 +30,6 @@ export const listAuditEventsInput = z.object({
   limit: z.number().int().min(1).max(100).default(20),
   offset: z.number().int().min(0).default(0),
   action: z.string().trim().min(1).max(100).optional(),
+  target_id: z.string().trim().min(1).max(100).optional(),
 });
 export type ListAuditEventsInput = z.infer<typeof listAuditEventsInput>;

@@ -65,3 +65,54 @@ export const repository = z
 export type Repository = z.infer<typeof repository>;
 
 export const integrationParams = z.object({ integration_id: uuid });
+
+// The dashboard's management of integrations (issue 17): detail, edits, checks.
+
+export const codehostIntegrationDetail = z.object({
+  id: uuid,
+  name: z.string(),
+  api_base_url: z.string(),
+  auth: z.enum(["token", "app"]),
+  app_id: z.string().nullable(),
+  installation_id: z.string().nullable(),
+  has_webhook_secret: z.boolean(),
+  last_checked_at: timestamp.nullable(),
+  /** What went wrong at the last check; null when it worked (or never ran). */
+  last_check_error: z.string().nullable(),
+  /** The deployments of the caller's workspace that use it. */
+  used_by: z.array(z.object({ id: uuid, name: z.string() })),
+  /** How many deployments of the organization's other workspaces use it. */
+  used_elsewhere: z.number().int(),
+  created_at: timestamp,
+});
+export type CodehostIntegrationDetail = z.infer<typeof codehostIntegrationDetail>;
+
+export const updateCodehostIntegrationInput = z.object({
+  integration_id: uuid,
+  name: createCodehostIntegrationBody.shape.name,
+  api_base_url: createCodehostIntegrationBody.shape.api_base_url,
+});
+export type UpdateCodehostIntegrationInput = z.output<typeof updateCodehostIntegrationInput>;
+
+export const rotateCodehostTokenInput = z.object({
+  integration_id: uuid,
+  token: z.string().min(1, "Enter the new access token").max(4096),
+});
+
+export const connectionCheck = z.object({
+  ok: z.boolean(),
+  checked_at: timestamp,
+  error: z.string().nullable(),
+});
+export type ConnectionCheck = z.infer<typeof connectionCheck>;
+
+/** A freshly generated webhook secret, shown once. */
+export const webhookSecret = z.object({ secret: z.string() });
+
+export const checkCodehostSourceInput = z.object({
+  integration_id: uuid,
+  repo_url: z.string().min(1),
+  repo_ref: z.string().trim().min(1, "Enter a branch"),
+  graph_config_path: z.string().trim().min(1, "Enter the graph config path"),
+});
+export type CheckCodehostSourceInput = z.output<typeof checkCodehostSourceInput>;

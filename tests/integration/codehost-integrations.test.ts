@@ -32,11 +32,13 @@ afterAll(() => host?.stop());
 
 const create = (body: Record<string, unknown>, key = tenant.keys.admin) =>
   api("/v1/integrations/codehost", { key, method: "POST", body });
+// Names are unique per organization: each integration here gets its own.
+let made = 0;
 const tokenIntegration = (extra: Record<string, unknown> = {}, key?: string) =>
-  create({ name: "token host", api_base_url: host.url, token: TOKEN, ...extra }, key);
+  create({ name: `token host ${++made}`, api_base_url: host.url, token: TOKEN, ...extra }, key);
 const appIntegration = () =>
   create({
-    name: "app host",
+    name: `app host ${++made}`,
     api_base_url: `${host.url}/`,
     app_id: 901,
     private_key: app.privateKey,
@@ -61,7 +63,7 @@ describe("REST /v1/integrations/codehost", () => {
       "name",
     ]);
     expect(res.body).toMatchObject({
-      name: "token host",
+      name: expect.stringMatching(/^token host \d+$/),
       api_base_url: host.url,
       installation_id: null,
     });
@@ -228,8 +230,8 @@ describe("REST /v1/integrations/forge/codehost/{integration_id}/repos", () => {
     expect(revoked.text).not.toContain(REVOKABLE);
 
     const gone = await startCodehostServer({ tokens: [TOKEN] });
-    await gone.stop();
     const unreachable = await tokenIntegration({ api_base_url: gone.url });
+    await gone.stop();
     const res = await repos(unreachable.body.id);
     expect(res.status).toBe(502);
     expect(res.body.detail).toBe("The code host could not be reached.");

@@ -155,7 +155,9 @@ describe("PATCH /v2/deployments/{id}: which changes cut a revision", () => {
       where: { targetId: created.id, action: "deployment.update" },
     });
     expect(event?.data).toEqual({
+      name: created.name,
       fields: ["secrets", "source_config.custom_url"],
+      changes: { "source_config.custom_url": { from: null, to: "https://audited.example" } },
       revision: 2,
     });
     expect(JSON.stringify(event)).not.toContain("audit-plaintext-123");

@@ -3,11 +3,7 @@ import type { CreateDeploymentInput } from "../../src/schemas/deployments";
 import type { Actor } from "../../src/server/auth/actor";
 import { createCaller } from "../../src/server/api/root";
 import { createTenant, testDb, type Tenant } from "../helpers/fixtures";
-import {
-  createIntegrationRow,
-  validDeployment,
-  withoutEngineFields,
-} from "../helpers/deployments";
+import { createIntegrationRow, validDeployment, withoutEngineFields } from "../helpers/deployments";
 import { waitFor, waitForRevision } from "../helpers/engine";
 
 let tenant: Tenant;

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   DEFAULT_TOKEN,
@@ -40,7 +41,7 @@ async function newIntegration(): Promise<string> {
   const res = await api("/v1/integrations/codehost", {
     key: tenant.keys.admin,
     method: "POST",
-    body: { name: "to delete", api_base_url: host.url, token: DEFAULT_TOKEN },
+    body: { name: `to delete ${randomUUID()}`, api_base_url: host.url, token: DEFAULT_TOKEN },
   });
   expect(res.status, res.text).toBe(201);
   return res.body.id;

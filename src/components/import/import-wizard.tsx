@@ -88,6 +88,27 @@ export function ImportWizard() {
     }),
   );
 
+  // The branch and the graph config file are checked first, so a typo costs no deployment name.
+  const checkSource = useMutation(trpc.codehostIntegrations.checkSource.mutationOptions());
+  const submit = async (repo: Repository, config: ConfigureValues) => {
+    setFailure(null);
+    try {
+      await checkSource.mutateAsync({
+        integration_id: repo.host_integration_id,
+        repo_url: repo.url,
+        repo_ref: config.repo_ref,
+        graph_config_path: config.graph_config_path,
+      });
+    } catch (error) {
+      const placed = placeFailure(error);
+      setFailure(placed);
+      setStep(placed.step);
+      return;
+    }
+    create.mutate(createBody(repo, config));
+  };
+  const creating = checkSource.isPending || create.isPending;
+
   const go = (to: number) => {
     if (failure && failure.step !== to) setFailure(null);
     setStep(to);
@@ -149,12 +170,15 @@ export function ImportWizard() {
               <ReviewSummary integrationName={integrationName} repo={repo} config={config} />
               <StepButtons
                 onBack={() => go(2)}
-                onNext={() => {
-                  setFailure(null);
-                  create.mutate(createBody(repo, config));
-                }}
-                nextLabel={create.isPending ? "Creating…" : "Create deployment"}
-                nextDisabled={create.isPending}
+                onNext={() => void submit(repo, config)}
+                nextLabel={
+                  checkSource.isPending
+                    ? "Checking…"
+                    : create.isPending
+                      ? "Creating…"
+                      : "Create deployment"
+                }
+                nextDisabled={creating}
               />
             </>
           )}

@@ -13,6 +13,7 @@ import type { CodehostClient, CodehostCredentials } from "@/server/integrations/
 import { createCodehostClient } from "@/server/integrations/codehost/octokit";
 import { refuseLiteralAddress } from "@/server/outbound/creation-check";
 import { recordAudit } from "./audit/record";
+import { verifyCredentials } from "./codehost-credentials";
 
 const toIntegration = (row: IntegrationRow): CodehostIntegration => ({
   id: row.id,
@@ -59,12 +60,19 @@ export async function createCodehostIntegration(
   requireOrgRole(actor, "admin");
   refuseLiteralAddress(input.api_base_url, ["body", "api_base_url"]);
   const credentials = credentialsOf(input);
+  await refuseDuplicateName(db, actor, input.name);
+  const apiBaseUrl = input.api_base_url.replace(/\/+$/, "");
+  await verifyCredentials(apiBaseUrl, credentials, {
+    credential: ["body", credentials.kind === "token" ? "token" : "private_key"],
+    url: ["body", "api_base_url"],
+  });
   return db.$transaction(async (tx) => {
     const row = await tx.codehostIntegration.create({
       data: {
         organizationId: actor.organizationId,
         name: input.name,
-        apiBaseUrl: input.api_base_url.replace(/\/+$/, ""),
+        apiBaseUrl,
+        lastCheckedAt: new Date(),
         tokenEncrypted: credentials.kind === "token" ? encrypt(credentials.token) : null,
         appId: credentials.kind === "app" ? credentials.appId : null,
         privateKeyEncrypted: credentials.kind === "app" ? encrypt(credentials.privateKey) : null,
@@ -80,6 +88,25 @@ export async function createCodehostIntegration(
     });
     return toIntegration(row);
   });
+}
+
+/** Two integrations of one organization never share a name (the import picker shows names). */
+export async function refuseDuplicateName(
+  db: DbClient,
+  actor: Actor,
+  name: string,
+  exceptId?: string,
+): Promise<void> {
+  const same = await db.codehostIntegration.findFirst({
+    where: {
+      organizationId: actor.organizationId,
+      name: { equals: name, mode: "insensitive" },
+      ...(exceptId ? { id: { not: exceptId } } : {}),
+    },
+    select: { name: true },
+  });
+  if (same)
+    throw conflict(`An integration named "${same.name}" already exists: choose another name.`);
 }
 
 /** The organization's integrations, oldest first (the dashboard's install picker). */
@@ -128,12 +155,18 @@ export async function deleteCodehostIntegration(
     const row = await findCodehostIntegration(tx, actor, integrationId);
     // Locks the row so no deployment starts using it between the count and the delete.
     await tx.$executeRaw`SELECT 1 FROM codehost_integrations WHERE id = ${row.id}::uuid FOR UPDATE`;
-    const users = await tx.deployment.count({ where: { integrationId: row.id } });
-    if (users > 0) {
+    const users = await tx.deployment.findMany({
+      where: { integrationId: row.id },
+      orderBy: { name: "asc" },
+      select: { name: true },
+    });
+    if (users.length > 0)
       throw conflict(
-        `Integration ${row.id} is used by ${users} deployment${users === 1 ? "" : "s"}: delete ${users === 1 ? "it" : "them"} first.`,
+        usedByMessage(
+          row.name,
+          users.map((u) => u.name),
+        ),
       );
-    }
     await tx.codehostIntegration.delete({ where: { id: row.id } });
     await recordAudit(tx, actor, {
       action: "codehost_integration.delete",
@@ -144,9 +177,28 @@ export async function deleteCodehostIntegration(
   });
 }
 
+/** "… is used by 3 deployments: a, b and c. Delete them first." (at most 5 names). */
+function usedByMessage(integration: string, names: string[]): string {
+  const shown = names.slice(0, 5);
+  const more = names.length - shown.length;
+  const list =
+    more > 0
+      ? `${shown.join(", ")} and ${more} more`
+      : shown.length > 1
+        ? `${shown.slice(0, -1).join(", ")} and ${shown.at(-1)}`
+        : shown[0];
+  const n = names.length;
+  return `Integration "${integration}" is used by ${n} deployment${n === 1 ? "" : "s"}: ${list}. Delete ${n === 1 ? "it" : "them"} first.`;
+}
+
 /** A client for the integration's code host, with its credentials decrypted for this use only. */
 export function codehostClientFor(row: IntegrationRow): CodehostClient {
-  const credentials: CodehostCredentials = row.tokenEncrypted
+  return createCodehostClient(row.apiBaseUrl, storedCredentials(row));
+}
+
+/** The integration's credentials, decrypted for one use. */
+export function storedCredentials(row: IntegrationRow): CodehostCredentials {
+  return row.tokenEncrypted
     ? { kind: "token", token: decrypt(row.tokenEncrypted) }
     : {
         kind: "app",
@@ -154,5 +206,4 @@ export function codehostClientFor(row: IntegrationRow): CodehostClient {
         privateKey: decrypt(row.privateKeyEncrypted ?? ""),
         installationId: row.installationId ?? "",
       };
-  return createCodehostClient(row.apiBaseUrl, credentials);
 }

@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import type { CodehostIntegration } from "../../../src/generated/prisma/client";
 import { driversFromEnv } from "../../../src/server/jobs/drivers";
 import { imageRefOf, recordingBuilder } from "../../../src/server/jobs/drivers/recording";
-import { codehostSource, repoOf } from "../../../src/server/jobs/drivers/source";
+import { codehostSource } from "../../../src/server/jobs/drivers/source";
+import { repoOf } from "../../../src/server/integrations/codehost/repo-url";
 import type { BuildPlan, SourceInput } from "../../../src/server/jobs/drivers/types";
 
 process.env.HANGAR_ENCRYPTION_KEY ??= "0".repeat(64);
@@ -58,6 +59,7 @@ describe("the code-host source driver", () => {
     pinnedSha: null,
   };
   const client = (branches: Record<string, string>, files: string[]) => () => ({
+    checkAccess: async () => ({ ok: true as const }),
     listRepositories: async () => [],
     getBranchCommit: async (_o: string, _r: string, branch: string) => branches[branch] ?? null,
     fileExists: async (_o: string, _r: string, file: string) => files.includes(file),

@@ -5,6 +5,10 @@ export const auditActions = [
   "api_key.create",
   "api_key.revoke",
   "codehost_integration.create",
+  "codehost_integration.delete",
+  "codehost_integration.rotate_token",
+  "codehost_integration.update",
+  "codehost_integration.webhook_secret",
   "deployment.create",
   "deployment.delete",
   "deployment.redeploy",
@@ -28,3 +32,17 @@ export const auditActions = [
 
 /** Rows per audit page. */
 export const AUDIT_PAGE = 20;
+
+/** The audit filter from the URL's search parameters (unknown or bad values are ignored). */
+export function auditFilterOf(params: Record<string, string | string[] | undefined>): {
+  action: string;
+  offset: number;
+} {
+  const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? "";
+  const action = one(params.action);
+  const offset = Number(one(params.offset));
+  return {
+    action: (auditActions as readonly string[]).includes(action) ? action : "",
+    offset: Number.isInteger(offset) && offset > 0 ? offset : 0,
+  };
+}

@@ -3,21 +3,77 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Alert } from "@/components/ui/alert";
 import { ScrollText } from "lucide-react";
-import { useState } from "react";
+import Link from "next/link";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { Select } from "@/components/ui/select";
 import { Skeleton } from "@/components/ui/skeleton";
+import { IdChip } from "@/components/ui/id-chip";
 import { Table, Td, Th, Tr } from "@/components/ui/table";
+import type { AuditEvent } from "@/schemas/audit";
 import { useTRPC } from "@/trpc/react";
-import { AUDIT_PAGE, auditActions } from "./audit-actions";
+import { AUDIT_PAGE, auditActions, auditFilterOf } from "./audit-actions";
+import { AuditChanges } from "./audit-changes";
+
+/** Where a target's page is, when it has one. */
+const hrefOf = (e: AuditEvent): string | undefined =>
+  e.target_type === "deployment" && e.action !== "deployment.delete"
+    ? `/deployments/${e.target_id}`
+    : e.target_type === "codehost_integration"
+      ? "/settings/integrations"
+      : undefined;
+
+function Actor({ event: e }: { event: AuditEvent }) {
+  if (e.actor_api_key_id)
+    return (
+      <span>
+        API key{" "}
+        <span className="font-medium">{e.actor_api_key_name ?? e.actor_api_key_prefix}</span>
+      </span>
+    );
+  if (e.actor_email) return <span>{e.actor_email}</span>;
+  return <span className="text-zinc-500 dark:text-zinc-400">system</span>;
+}
+
+function Target({ event: e }: { event: AuditEvent }) {
+  const href = hrefOf(e);
+  return (
+    <div className="space-y-1">
+      <span className="block text-xs text-zinc-500 dark:text-zinc-400">{e.target_type}</span>
+      {e.target_name &&
+        (href ? (
+          <Link href={href} className="font-medium underline underline-offset-2">
+            {e.target_name}
+          </Link>
+        ) : (
+          <span className="font-medium">{e.target_name}</span>
+        ))}
+      <div>
+        <IdChip id={e.target_id} label={e.target_type.replace(/_/g, " ")} href={href} />
+      </div>
+    </div>
+  );
+}
 
 export function AuditView() {
   const trpc = useTRPC();
-  const [action, setAction] = useState("");
-  const [offset, setOffset] = useState(0);
+  const router = useRouter();
+  const pathname = usePathname();
+  const search = useSearchParams();
+  // The filter and the page live in the URL: shareable, and kept on reload and Back.
+  const { action, offset } = auditFilterOf(Object.fromEntries(search.entries()));
+  const navigate = (next: { action?: string; offset?: number }) => {
+    const params = new URLSearchParams();
+    const a = next.action ?? action;
+    const o = next.offset ?? offset;
+    if (a) params.set("action", a);
+    if (o > 0) params.set("offset", String(o));
+    const query = params.toString();
+    router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
+  };
   // One extra row says whether a next page exists.
   const list = useQuery({
     ...trpc.audit.list.queryOptions({ limit: AUDIT_PAGE + 1, offset, action: action || undefined }),
@@ -54,6 +110,7 @@ export function AuditView() {
               <Th>Action</Th>
               <Th>Target</Th>
               <Th>Actor</Th>
+              <Th>Changes</Th>
             </tr>
           </thead>
           <tbody>
@@ -66,18 +123,13 @@ export function AuditView() {
                   <Badge tone="blue">{e.action}</Badge>
                 </Td>
                 <Td>
-                  <span className="block text-xs text-zinc-500 dark:text-zinc-400">
-                    {e.target_type}
-                  </span>
-                  <span className="font-mono text-xs [overflow-wrap:anywhere]">{e.target_id}</span>
+                  <Target event={e} />
                 </Td>
                 <Td>
-                  {e.actor_email ??
-                    (e.actor_api_key_prefix ? (
-                      <span className="font-mono text-[13px]">key {e.actor_api_key_prefix}…</span>
-                    ) : (
-                      <span className="text-zinc-500 dark:text-zinc-400">system</span>
-                    ))}
+                  <Actor event={e} />
+                </Td>
+                <Td>
+                  <AuditChanges event={e} />
                 </Td>
               </Tr>
             ))}
@@ -99,10 +151,7 @@ export function AuditView() {
           <Select
             id="audit-action"
             value={action}
-            onChange={(e) => {
-              setAction(e.target.value);
-              setOffset(0);
-            }}
+            onChange={(e) => navigate({ action: e.target.value, offset: 0 })}
           >
             <option value="">All actions</option>
             {auditActions.map((a) => (
@@ -124,7 +173,7 @@ export function AuditView() {
               variant="secondary"
               size="sm"
               disabled={offset === 0}
-              onClick={() => setOffset(Math.max(offset - AUDIT_PAGE, 0))}
+              onClick={() => navigate({ offset: Math.max(offset - AUDIT_PAGE, 0) })}
             >
               Previous
             </Button>
@@ -132,7 +181,7 @@ export function AuditView() {
               variant="secondary"
               size="sm"
               disabled={!hasNext}
-              onClick={() => setOffset(offset + AUDIT_PAGE)}
+              onClick={() => navigate({ offset: offset + AUDIT_PAGE })}
             >
               Next
             </Button>

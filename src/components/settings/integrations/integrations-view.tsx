@@ -8,13 +8,13 @@ import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Skeleton } from "@/components/ui/skeleton";
-import { Table, Td, Th, Tr } from "@/components/ui/table";
 import { useTRPC } from "@/trpc/react";
+import { IntegrationCard } from "./integration-card";
 import { RegisterIntegrationForm } from "./register-integration-form";
 
 export function IntegrationsView({ canEdit }: { canEdit: boolean }) {
   const trpc = useTRPC();
-  const list = useQuery(trpc.codehostIntegrations.list.queryOptions());
+  const list = useQuery(trpc.codehostIntegrations.details.queryOptions());
   const [registering, setRegistering] = useState(false);
 
   let body;
@@ -30,26 +30,13 @@ export function IntegrationsView({ canEdit }: { canEdit: boolean }) {
     );
   else
     body = (
-      <Table aria-label="Code-host integrations">
-        <thead>
-          <tr>
-            <Th>Name</Th>
-            <Th>Credentials</Th>
-            <Th>ID</Th>
-          </tr>
-        </thead>
-        <tbody>
-          {list.data.map((i) => (
-            <Tr key={i.id}>
-              <Td className="font-medium">{i.name}</Td>
-              <Td>
-                {i.installation_id ? `App installation ${i.installation_id}` : "Access token"}
-              </Td>
-              <Td className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{i.id}</Td>
-            </Tr>
-          ))}
-        </tbody>
-      </Table>
+      <ul aria-label="Code-host integrations" className="space-y-4">
+        {list.data.map((i) => (
+          <li key={i.id}>
+            <IntegrationCard integration={i} canEdit={canEdit} />
+          </li>
+        ))}
+      </ul>
     );
 
   return (

@@ -44,9 +44,7 @@ export function RegisterIntegrationForm({
     trpc.codehostIntegrations.create.mutationOptions({
       onSuccess: async (integration) => {
         toast.success(`Registered ${integration.name}`);
-        await queryClient.invalidateQueries({
-          queryKey: trpc.codehostIntegrations.list.queryKey(),
-        });
+        await queryClient.invalidateQueries({ queryKey: trpc.codehostIntegrations.pathKey() });
         form.reset();
         onCreated(integration);
       },
@@ -57,7 +55,8 @@ export function RegisterIntegrationForm({
           if (path in registerSchema.shape)
             form.setError(path as keyof RegisterValues, { message: msg });
         }
-        setFailure(Object.keys(fields).length ? null : failed.message);
+        if (failed.status === 409) form.setError("name", { message: failed.message });
+        setFailure(Object.keys(fields).length || failed.status === 409 ? null : failed.message);
       },
     }),
   );
@@ -104,7 +103,7 @@ export function RegisterIntegrationForm({
           </Button>
         )}
         <Button type="submit" disabled={create.isPending}>
-          {create.isPending ? "Registering…" : "Register integration"}
+          {create.isPending ? "Checking and registering…" : "Register integration"}
         </Button>
       </div>
     </form>

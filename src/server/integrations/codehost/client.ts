@@ -12,6 +12,10 @@ export interface CodehostRepository {
   defaultBranch: string;
 }
 
+/** A connection check's outcome: `credentials` when the host refused them, `host` otherwise. */
+export type AccessCheck =
+  { ok: true } | { ok: false; cause: "credentials" | "host"; message: string };
+
 export interface ListingOptions {
   /** Aborted when the caller no longer wants the answer (the HTTP client went away). */
   signal?: AbortSignal;
@@ -20,6 +24,8 @@ export interface ListingOptions {
 export interface CodehostClient {
   /** Every repository the credentials can see, all pages (bounded; see LISTING_LIMITS). */
   listRepositories(options?: ListingOptions): Promise<CodehostRepository[]>;
+  /** Whether the code host answers and accepts the credentials: one small listing page. */
+  checkAccess(): Promise<AccessCheck>;
   /** The commit sha a branch points at, or null when the repository or branch does not exist. */
   getBranchCommit(owner: string, repo: string, branch: string): Promise<string | null>;
   /** Whether a file exists at `path` on `ref`. */

@@ -5,6 +5,7 @@ import { AppError } from "@/server/errors";
 import { outboundFetch, type OutboundFetch } from "@/server/outbound/client";
 import { findOutboundError } from "@/server/outbound/errors";
 import type {
+  AccessCheck,
   CodehostClient,
   CodehostCredentials,
   CodehostRepository,
@@ -165,14 +166,21 @@ export function createCodehostClient(
     return repos;
   }
 
+  const listingPath = credentials.kind === "token" ? "/user/repos" : "/installation/repositories";
+
   return {
+    checkAccess: async (): Promise<AccessCheck> => {
+      try {
+        await octokit.request({ method: "GET", url: `${baseUrl}${listingPath}?per_page=1` });
+        return { ok: true };
+      } catch (error) {
+        const status = (error as { response?: { status: number } }).response?.status;
+        const cause = status === 401 || status === 403 ? "credentials" : "host";
+        return { ok: false, cause, message: toBadGateway(error, timeoutMs).message };
+      }
+    },
     listRepositories: async (listingOptions = {}) =>
-      (
-        await listAll(
-          credentials.kind === "token" ? "/user/repos" : "/installation/repositories",
-          listingOptions,
-        )
-      ).map(toRepository),
+      (await listAll(listingPath, listingOptions)).map(toRepository),
     getBranchCommit: (owner, repo, branch) =>
       call(async () => {
         try {

@@ -1,20 +1,8 @@
 import { AppError } from "@/server/errors";
 import type { CodehostClient } from "@/server/integrations/codehost/client";
+import { repoOf } from "@/server/integrations/codehost/repo-url";
 import { codehostClientFor } from "@/server/services/codehost-integrations";
 import { StepFailure, type SourceDriver, type SourceInput } from "./types";
-
-/** owner/repo from a repository URL (`<host>/<owner>/<repo>`, optionally ending in .git). */
-export function repoOf(repoUrl: string): { owner: string; repo: string } | null {
-  let path: string;
-  try {
-    path = new URL(repoUrl).pathname;
-  } catch {
-    return null;
-  }
-  const parts = path.split("/").filter(Boolean);
-  if (parts.length < 2) return null;
-  return { owner: parts[parts.length - 2]!, repo: parts[parts.length - 1]!.replace(/\.git$/, "") };
-}
 
 const branchOf = (ref: string) => ref.replace(/^refs\/heads\//, "");
 

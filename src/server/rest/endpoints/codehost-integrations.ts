@@ -17,12 +17,13 @@ export const codehostIntegrationEndpoints = {
     orgRole: "admin",
     operationId: "createCodehostIntegration",
     summary: "Connect a code host with a token or app credentials",
-    description: "Credentials are encrypted at rest and never returned.",
+    description:
+      "The credentials are tried against the code host first (422 when refused or unreachable); names are unique per organization (409). Credentials are encrypted at rest and never returned.",
     tag,
     body: createCodehostIntegrationBody,
     response: codehostIntegration,
     status: 201,
-    errors: [400, 403, 413, 415],
+    errors: [400, 403, 409, 413, 415],
   }),
   listInstallations: defineEndpoint({
     method: "GET",

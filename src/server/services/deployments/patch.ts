@@ -14,6 +14,7 @@ import {
 import { requireRole, type Actor } from "@/server/auth/actor";
 import type { Db, DbClient } from "@/server/db";
 import { badRequest } from "@/server/errors";
+import { diffJson } from "../audit/diff";
 import { recordAudit } from "../audit/record";
 import { resolveTagValues } from "../tags";
 import {
@@ -168,7 +169,20 @@ export async function patchDeployment(
       action: "deployment.update",
       targetType: "deployment",
       targetId: row.id,
-      data: { fields: changed, revision: revision?.number ?? null },
+      data: {
+        name: row.name,
+        fields: changed,
+        changes: asJson(
+          diffJson(
+            settingsOf(before),
+            settingsOf({
+              source_config: sourceConfig,
+              source_revision_config: sourceRevisionConfig,
+            }),
+          ),
+        ),
+        revision: revision?.number ?? null,
+      },
     });
     return versioned(await findDeployment(tx, actor, row.id));
   }, lockedTransaction);
@@ -225,3 +239,12 @@ const sameSet = (a: string[], b: string[]) =>
 
 const byName = <T extends { name: string }>(items: T[]) =>
   [...items].sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+
+/** What the audit diff compares: the configuration without the resolved commit. */
+const settingsOf = (d: {
+  source_config: unknown;
+  source_revision_config: SourceRevisionConfig;
+}) => ({
+  source_config: d.source_config,
+  source_revision_config: { ...d.source_revision_config, repo_commit_sha: undefined },
+});

@@ -9,7 +9,7 @@ export const metadata: Metadata = { title: "Code-host integrations" };
 export default async function IntegrationsPage() {
   const me = await loadMe();
   const canEdit = canChangeOrganization(me?.org_role);
-  await getQueryClient().prefetchQuery(trpc.codehostIntegrations.list.queryOptions());
+  await getQueryClient().prefetchQuery(trpc.codehostIntegrations.details.queryOptions());
   return (
     <div className="space-y-4">
       {!canEdit && <OrgRoleNotice role={me?.org_role ?? "none"} what="register integrations" />}

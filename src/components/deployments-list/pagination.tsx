@@ -8,11 +8,14 @@ import { PAGE_SIZES, type ListFilters } from "./list-params";
 export function Pagination({
   filters,
   shown,
+  total,
   hasNext,
   setFilters,
 }: {
   filters: ListFilters;
   shown: number;
+  /** How many deployments match the filters, across pages. */
+  total: number;
   hasNext: boolean;
   setFilters: (patch: Partial<ListFilters>) => void;
 }) {
@@ -26,7 +29,9 @@ export function Pagination({
       className="flex flex-wrap items-center justify-between gap-3 text-sm text-zinc-600 dark:text-zinc-400"
     >
       <p aria-live="polite">
-        {shown === 0 ? "No rows" : `Showing ${offset + 1}–${offset + shown}`}
+        {shown === 0
+          ? "No rows"
+          : `Showing ${offset + 1}–${offset + shown} of ${total} ${total === 1 ? "deployment" : "deployments"}`}
       </p>
       <div className="flex items-center gap-2">
         <label htmlFor="page-size">Rows per page</label>

@@ -136,3 +136,7 @@ export interface DeploymentSort {
   by: (typeof deploymentSortKeys)[number];
   dir: (typeof sortDirections)[number];
 }
+
+/** Names and statuses read best from the top; times from the newest. */
+export const defaultSortDir = (by: DeploymentSort["by"]): DeploymentSort["dir"] =>
+  by === "name" || by === "status" ? "asc" : "desc";

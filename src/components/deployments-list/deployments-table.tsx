@@ -6,7 +6,7 @@ import type { ReactNode } from "react";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { Table, Td, Th, Tr } from "@/components/ui/table";
 import type { DeploymentRow as Deployment } from "@/schemas/deployment-list-view";
-import type { DeploymentSort } from "@/schemas/deployment-status";
+import { defaultSortDir, type DeploymentSort } from "@/schemas/deployment-status";
 import { typeLabels } from "./type-labels";
 import { sourceLabels } from "./source-labels";
 import { StatusBadge } from "./status-badge";
@@ -24,9 +24,6 @@ interface Column {
 
 /** Without a chosen sort the list is newest first. */
 const DEFAULT_SORT: DeploymentSort = { by: "created", dir: "desc" };
-/** Names and statuses read best from the top of the alphabet; times from the newest. */
-const firstDir = (by: DeploymentSort["by"]): DeploymentSort["dir"] =>
-  by === "name" || by === "status" ? "asc" : "desc";
 
 function subtitle(d: Deployment): string | null {
   return (
@@ -122,7 +119,7 @@ function SortHeader({
 }) {
   const current = sort.by === column.sort ? sort.dir : null;
   const Icon = current === "asc" ? ArrowUp : current === "desc" ? ArrowDown : ArrowUpDown;
-  const next = current ? (current === "asc" ? "desc" : "asc") : firstDir(column.sort);
+  const next = current ? (current === "asc" ? "desc" : "asc") : defaultSortDir(column.sort);
   return (
     <Th aria-sort={current ? (current === "asc" ? "ascending" : "descending") : "none"}>
       <button

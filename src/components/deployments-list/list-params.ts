@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import {
+  defaultSortDir,
   deploymentSortKeys,
   FAILED_FILTER,
   sortDirections,
@@ -49,7 +50,7 @@ const oneOf = <T extends string>(values: readonly T[], raw: string | null): T | 
 
 function sortFromParams(params: ParamSource): DeploymentSort | null {
   const by = oneOf(deploymentSortKeys, params.get("sort"));
-  return by ? { by, dir: oneOf(sortDirections, params.get("dir")) ?? "asc" } : null;
+  return by ? { by, dir: oneOf(sortDirections, params.get("dir")) ?? defaultSortDir(by) } : null;
 }
 
 /** Unknown values in a hand-edited URL are dropped rather than failing the page. */

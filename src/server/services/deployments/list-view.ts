@@ -1,4 +1,4 @@
-import type { RevisionSummary } from "@/schemas/deployment-status";
+import { defaultSortDir, type RevisionSummary } from "@/schemas/deployment-status";
 import type { DeploymentListView, DeploymentListViewQuery } from "@/schemas/deployment-list-view";
 import type { Actor } from "@/server/auth/actor";
 import type { DbClient } from "@/server/db";
@@ -30,7 +30,7 @@ export async function listDeploymentsView(
   { sort, dir, failed, ...query }: DeploymentListViewQuery,
 ): Promise<DeploymentListView> {
   const options: ListOptions = {
-    sort: sort ? { by: sort, dir: dir ?? "desc" } : undefined,
+    sort: sort ? { by: sort, dir: dir ?? defaultSortDir(sort) } : undefined,
     failed: failed === true,
   };
   const [page, total] = await Promise.all([

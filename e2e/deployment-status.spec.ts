@@ -53,6 +53,8 @@ async function removeDeployment(page: Page, id: string, integrationId: string) {
 }
 
 test("a failed deployment says so and why, filters as failed, and retries", async ({ page }) => {
+  // Three revisions through the engine, two dialogs and two audits: one long scenario.
+  test.slow();
   const { id, integrationId } = await createFailingDeployment(page, "fails-to-create");
   try {
     await waitForRevision(page, id, 1, "CREATE_FAILED");
@@ -62,7 +64,8 @@ test("a failed deployment says so and why, filters as failed, and retries", asyn
     const row = table(page).locator("tbody tr").filter({ hasText: "fails-to-create" });
     await expect(row.getByText("Failed", { exact: true })).toBeVisible();
     await page.goto("/deployments");
-    await page.getByRole("button", { name: "Status" }).click();
+    await expect(page.getByText("Updating live")).toBeVisible();
+    await page.getByRole("button", { name: "Status", exact: true }).click();
     await page.getByLabel("Failed").check();
     await expect(page).toHaveURL(/status=FAILED/);
     await page.keyboard.press("Escape");
@@ -127,8 +130,10 @@ test("a deployment created through the API appears in an open list, then goes li
 test("columns sort on the server, and the sort is in the URL", async ({ page }) => {
   await page.goto("/deployments?name_contains=support");
   await expect(names(page)).toHaveText(["support-agent-canary", "support-agent"]);
-  const name = table(page).getByRole("columnheader", { name: "Name" });
-  await expect(table(page).getByRole("columnheader", { name: "Created" })).toHaveAttribute(
+  // The page is interactive once its live stream is connected.
+  await expect(page.getByText("Updating live")).toBeVisible();
+  const name = table(page).getByRole("columnheader", { name: "Sort by name" });
+  await expect(table(page).getByRole("columnheader", { name: "Sort by created" })).toHaveAttribute(
     "aria-sort",
     "descending",
   );

@@ -125,6 +125,7 @@ function SortHeader({
       <button
         type="button"
         onClick={() => onSort({ by: column.sort, dir: next })}
+        aria-label={`Sort by ${column.header.toLowerCase()}`}
         className="-mx-1 inline-flex items-center gap-1 rounded-sm px-1 tracking-wide uppercase hover:text-zinc-900 focus-visible:outline-2 focus-visible:outline-blue-600 dark:hover:text-zinc-100"
       >
         {column.header}

@@ -33,7 +33,7 @@ export function DeploymentsView() {
     placeholderData: keepPreviousData,
   });
   // Created, changed, deployed, deleted: the server says so and the list reads itself again.
-  useDeploymentChanges(() =>
+  const live = useDeploymentChanges(() =>
     queryClient.invalidateQueries({ queryKey: trpc.deployments.list.pathKey() }),
   );
   const rows = list.data?.resources ?? [];
@@ -98,6 +98,7 @@ export function DeploymentsView() {
             filters={filters}
             shown={rows.length}
             total={total}
+            live={live}
             hasNext={filters.offset + rows.length < total}
             setFilters={setFilters}
           />

@@ -9,6 +9,7 @@ export function Pagination({
   filters,
   shown,
   total,
+  live,
   hasNext,
   setFilters,
 }: {
@@ -16,6 +17,8 @@ export function Pagination({
   shown: number;
   /** How many deployments match the filters, across pages. */
   total: number;
+  /** Changes arrive by themselves (the server's event stream is connected). */
+  live: boolean;
   hasNext: boolean;
   setFilters: (patch: Partial<ListFilters>) => void;
 }) {
@@ -28,10 +31,18 @@ export function Pagination({
       aria-label="Pagination"
       className="flex flex-wrap items-center justify-between gap-3 text-sm text-zinc-600 dark:text-zinc-400"
     >
-      <p aria-live="polite">
-        {shown === 0
-          ? "No rows"
-          : `Showing ${offset + 1}–${offset + shown} of ${total} ${total === 1 ? "deployment" : "deployments"}`}
+      <p className="flex items-center gap-3">
+        <span aria-live="polite">
+          {shown === 0
+            ? "No rows"
+            : `Showing ${offset + 1}–${offset + shown} of ${total} ${total === 1 ? "deployment" : "deployments"}`}
+        </span>
+        {live && (
+          <span className="inline-flex items-center gap-1.5 text-xs text-zinc-500 dark:text-zinc-400">
+            <span aria-hidden className="size-1.5 rounded-full bg-emerald-500" />
+            Updating live
+          </span>
+        )}
       </p>
       <div className="flex items-center gap-2">
         <label htmlFor="page-size">Rows per page</label>

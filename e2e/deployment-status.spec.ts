@@ -128,6 +128,8 @@ test("a deployment created through the API appears in an open list, then goes li
 });
 
 test("columns sort on the server, and the sort is in the URL", async ({ page }) => {
+  // Four page loads and an audit in both themes.
+  test.slow();
   await page.goto("/deployments?name_contains=support");
   await expect(names(page)).toHaveText(["support-agent-canary", "support-agent"]);
   // The page is interactive once its live stream is connected.

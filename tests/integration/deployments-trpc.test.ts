@@ -40,7 +40,7 @@ describe("tRPC deployments", () => {
       (typeof page.resources)[number],
     ];
     expect(latest_revision).toMatchObject({ id: created.latest_revision_id, number: 1 });
-    expect(active_revision?.id).toBe(row.active_revision_id);
+    expect(active_revision?.id ?? null).toBe(row.active_revision_id);
     expect([withoutEngineFields(row)]).toEqual([withoutEngineFields(created)]);
     const got = await viewer.deployments.get({ id: created.id });
     expect(got.deployment).toEqual(row);

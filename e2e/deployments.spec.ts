@@ -71,7 +71,7 @@ test("filters come from the URL, and changing one updates it", async ({ page }) 
 });
 
 test("status and tag filters are picked from menus", async ({ page }) => {
-  await page.getByRole("button", { name: "Status" }).click();
+  await page.getByRole("button", { name: "Status", exact: true }).click();
   await page.getByLabel("Unused").check();
   await expect(page).toHaveURL(/status=UNUSED/);
   await page.keyboard.press("Escape");

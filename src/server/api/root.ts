@@ -9,6 +9,7 @@ import { apiKeysRouter } from "./routers/api-keys";
 import { auditRouter } from "./routers/audit";
 import { membersRouter } from "./routers/members";
 import { workspacesRouter } from "./routers/workspaces";
+import { registryRouter } from "./routers/registry";
 import { createCallerFactory, createRouter } from "./trpc";
 
 export const appRouter = createRouter({
@@ -23,6 +24,7 @@ export const appRouter = createRouter({
   members: membersRouter,
   workspaces: workspacesRouter,
   audit: auditRouter,
+  registry: registryRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -94,7 +94,7 @@ test("a failed deployment says so and why, filters as failed, and retries", asyn
       .getByRole("button", { name: "Redeploy" })
       .click();
     await expect(toast(page, "Redeploying revision #1 as revision #2")).toBeVisible();
-    await expect(page.getByRole("heading", { name: "Revision #2" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Revision #2", exact: true })).toBeVisible();
     await waitForRevision(page, id, 2, "CREATE_FAILED");
 
     // And "Deploy now" on the overview cuts the next one.
@@ -106,7 +106,7 @@ test("a failed deployment says so and why, filters as failed, and retries", asyn
       .getByRole("button", { name: "Deploy" })
       .click();
     await expect(toast(page, "Deploying revision #3")).toBeVisible();
-    await expect(page.getByRole("heading", { name: "Revision #3" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Revision #3", exact: true })).toBeVisible();
   } finally {
     await removeDeployment(page, id, integrationId);
   }

@@ -30,7 +30,7 @@ test("redeploy an older revision after confirming; revision N+1 appears", async 
   await dialog.getByRole("button", { name: "Redeploy" }).click();
   await expect(toast(page, "Redeploying revision #1 as revision #3")).toBeVisible();
   await expect(page).toHaveURL(new RegExp(`/deployments/${id}/revisions/[0-9a-f-]{36}$`));
-  await expect(page.getByRole("heading", { name: "Revision #3" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Revision #3", exact: true })).toBeVisible();
   // The configuration shows the image on its own (log lines mention it too, among other words).
   await expect(
     page.getByText("registry.example.com/agents/redeploy-me:1.0", { exact: true }),
@@ -81,7 +81,7 @@ test("a new revision's log streams in while the engine runs it, then shows its e
   await expect(logCard.getByText("Finished", { exact: true })).toBeVisible();
   await expect(logCard.getByText("Deployed", { exact: true })).toBeVisible();
   await expect(logCard.getByText("Live", { exact: true })).toHaveCount(0);
-  await expect(page.getByRole("heading", { name: "Revision #1" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Revision #1", exact: true })).toBeVisible();
   await expect(deploymentStatus(page)).toContainText("Dry run, revision #1");
   await expect(page.getByRole("button", { name: "Interrupt revision #1" })).toHaveCount(0);
   await auditPage(page, "revision-logs-finished");

@@ -13,10 +13,12 @@ test("the list renders on first load, paginated", async ({ page }) => {
   expect(html).toContain("support-agent-canary");
 
   await expect(names(page)).toHaveCount(20);
-  await expect(page.getByText("Showing 1–20")).toBeVisible();
+  await expect(page.getByText(/Showing 1–20 of \d+ deployments/)).toBeVisible();
   await expect(table(page).getByText("Production").first()).toBeVisible();
   // The worker has deployed the seeded deployments' first revisions by now.
-  await expect(table(page).getByText("Ready").first()).toBeVisible({ timeout: 30_000 });
+  await expect(table(page).getByText("Dry run, revision #1").first()).toBeVisible({
+    timeout: 30_000,
+  });
   await auditPage(page, "deployments");
 
   await page.getByRole("button", { name: "Next" }).click();
@@ -69,7 +71,7 @@ test("filters come from the URL, and changing one updates it", async ({ page }) 
 });
 
 test("status and tag filters are picked from menus", async ({ page }) => {
-  await page.getByRole("button", { name: "Status" }).click();
+  await page.getByRole("button", { name: "Status", exact: true }).click();
   await page.getByLabel("Unused").check();
   await expect(page).toHaveURL(/status=UNUSED/);
   await page.keyboard.press("Escape");

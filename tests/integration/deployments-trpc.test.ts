@@ -34,10 +34,16 @@ describe("tRPC deployments", () => {
     await waitForRevision(created.latest_revision_id!);
     const viewer = caller(tenant.actors.viewer);
     const page = await viewer.deployments.list({ name_contains: created.name });
-    expect(page.offset).toBe(1);
-    expect(page.resources.map(withoutEngineFields)).toEqual([withoutEngineFields(created)]);
+    expect(page).toMatchObject({ offset: 1, total: 1 });
+    // The dashboard's rows are the contract's Deployment plus its latest and active revisions.
+    const [{ latest_revision, active_revision, ...row }] = page.resources as [
+      (typeof page.resources)[number],
+    ];
+    expect(latest_revision).toMatchObject({ id: created.latest_revision_id, number: 1 });
+    expect(active_revision?.id ?? null).toBe(row.active_revision_id);
+    expect([withoutEngineFields(row)]).toEqual([withoutEngineFields(created)]);
     const got = await viewer.deployments.get({ id: created.id });
-    expect(got.deployment).toEqual(page.resources[0]);
+    expect(got.deployment).toEqual(row);
     expect(got.etag).toMatch(/^W\//);
 
     await editor.deployments.delete({ id: created.id });

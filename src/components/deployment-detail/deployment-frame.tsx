@@ -3,20 +3,21 @@
 import { ArrowLeft } from "lucide-react";
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { RuntimeBadge, StatusBadge } from "@/components/deployments-list/status-badge";
+import { StatusBadge } from "@/components/deployments-list/status-badge";
 import { RevisionStatusBadge } from "@/components/revisions/revision-status";
 import { PageHeader } from "@/components/shell/page-header";
 import { DeleteDeployment } from "./delete-deployment";
 import { DeletingNotice } from "./deleting-notice";
 import { DeploymentTabs } from "./deployment-tabs";
-import { useCanEdit, useDeployment, useLatestRevision } from "./use-deployment";
+import { useCanEdit } from "./use-deployment";
+import { useDeploymentStatus, useLiveDeployment } from "./use-deployment-status";
 import { ViewerNotice } from "./viewer-notice";
 
 /** The header and tabs every deployment page shares. */
 export function DeploymentFrame({ id, children }: { id: string; children: ReactNode }) {
-  const { deployment: d } = useDeployment(id);
-  const latest = useLatestRevision(id);
+  const { deployment: d, latest, active } = useDeploymentStatus(id);
   const canEdit = useCanEdit();
+  useLiveDeployment(id);
 
   return (
     <div className="space-y-6">
@@ -31,8 +32,7 @@ export function DeploymentFrame({ id, children }: { id: string; children: ReactN
         title={
           <span className="flex items-center gap-3">
             {d.name}
-            <StatusBadge status={d.status} />
-            <RuntimeBadge runtime={d.runtime} />
+            <StatusBadge deployment={d} latest={latest} active={active} />
           </span>
         }
         description={

@@ -12,7 +12,7 @@ export function DeploymentOverview({ id }: { id: string }) {
   const { deployment: d } = useDeployment(id);
   return (
     <div className="space-y-6">
-      <OverviewCard deployment={d} />
+      <OverviewCard id={id} />
       <PushImagePanel deployment={d} />
       <div className="grid gap-6 lg:grid-cols-2">
         <SourceCard deployment={d} />

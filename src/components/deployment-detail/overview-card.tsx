@@ -1,34 +1,72 @@
+"use client";
+
+import Link from "next/link";
+import { DeployNowButton } from "@/components/revisions/redeploy-button";
+import { isActiveRevision, RevisionStatusBadge } from "@/components/revisions/revision-status";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { DescriptionList, Mono } from "@/components/ui/description-list";
 import { RelativeTime } from "@/components/ui/relative-time";
-import type { Deployment } from "@/schemas/deployments";
-import { typeLabels } from "@/components/deployments-list/filters";
 import { sourceLabels } from "@/components/deployments-list/source-labels";
 import { StatusBadge } from "@/components/deployments-list/status-badge";
+import { typeLabels } from "@/components/deployments-list/type-labels";
+import type { Revision } from "@/schemas/revisions";
+import { useCanChange } from "./use-deployment";
+import { useDeploymentStatus } from "./use-deployment-status";
 
-const shortId = (id: string | null) => (id ? <Mono>{id.slice(0, 8)}</Mono> : null);
+function RevisionLink({ revision }: { revision: Revision }) {
+  return (
+    <Link
+      href={`/deployments/${revision.deployment_id}/revisions/${revision.id}`}
+      className="inline-flex items-center gap-2 rounded-sm font-medium text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-400"
+    >
+      Revision #{revision.number}
+      <RevisionStatusBadge status={revision.status} />
+    </Link>
+  );
+}
 
-export function OverviewCard({ deployment: d }: { deployment: Deployment }) {
+export function OverviewCard({ id }: { id: string }) {
+  const { deployment: d, latest, active, status } = useDeploymentStatus(id);
+  const canChange = useCanChange(id);
   const url = d.source_config.custom_url;
   return (
     <Card>
-      <CardHeader title="Overview" />
+      <CardHeader
+        title="Overview"
+        actions={
+          canChange &&
+          latest &&
+          !isActiveRevision(latest.status) && <DeployNowButton latest={latest} />
+        }
+      />
       <CardBody>
         <DescriptionList
           items={[
-            { label: "Status", value: <StatusBadge status={d.status} /> },
+            {
+              label: "Status",
+              value: (
+                <div className="space-y-1">
+                  <StatusBadge deployment={d} latest={latest} active={active} />
+                  {status.reason && (
+                    <p className="text-sm text-red-800 dark:text-red-300">{status.reason}</p>
+                  )}
+                  {status.note && (
+                    <p className="text-sm text-zinc-600 dark:text-zinc-400">
+                      {status.note.charAt(0).toUpperCase() + status.note.slice(1)}
+                    </p>
+                  )}
+                </div>
+              ),
+            },
             { label: "Source", value: sourceLabels[d.source] },
             { label: "Type", value: typeLabels[d.source_config.deployment_type] },
-            { label: "Active revision", value: shortId(d.active_revision_id) },
+            {
+              label: "Active revision",
+              value: active ? <RevisionLink revision={active} /> : null,
+            },
             {
               label: "Latest revision",
-              value:
-                shortId(d.latest_revision_id) ??
-                (d.source === "internal_container"
-                  ? "Waiting for its first image"
-                  : d.source === "internal_source"
-                    ? "Waiting for its first upload"
-                    : null),
+              value: latest ? <RevisionLink revision={latest} /> : null,
             },
             {
               label: "Custom URL",

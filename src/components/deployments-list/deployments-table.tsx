@@ -1,22 +1,29 @@
 "use client";
 
+import { ArrowDown, ArrowUp, ArrowUpDown } from "lucide-react";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { Table, Td, Th, Tr } from "@/components/ui/table";
-import type { Deployment } from "@/schemas/deployments";
-import { typeLabels } from "./filters";
+import type { DeploymentRow as Deployment } from "@/schemas/deployment-list-view";
+import { defaultSortDir, type DeploymentSort } from "@/schemas/deployment-status";
+import { typeLabels } from "./type-labels";
 import { sourceLabels } from "./source-labels";
-import { RuntimeBadge, StatusBadge } from "./status-badge";
+import { StatusBadge } from "./status-badge";
 import type { TagOption } from "./use-tag-options";
 
-// A fixed set of columns and no client-side sorting: a plain column list renders it, without a
-// table library in the page's first-load JavaScript.
+// A fixed set of columns sorted on the server (the sort is in the URL): a plain column list
+// renders it, without a table library in the page's first-load JavaScript.
 interface Column {
   id: string;
   header: string;
+  /** Sortable columns name their key; the server sorts. */
+  sort?: DeploymentSort["by"];
   cell: (d: Deployment) => ReactNode;
 }
+
+/** Without a chosen sort the list is newest first. */
+const DEFAULT_SORT: DeploymentSort = { by: "created", dir: "desc" };
 
 function subtitle(d: Deployment): string | null {
   return (
@@ -32,6 +39,7 @@ function columnsFor(tagsById: Map<string, TagOption>): Column[] {
     {
       id: "name",
       header: "Name",
+      sort: "name",
       cell: (d) => (
         <div className="min-w-0">
           <Link
@@ -51,11 +59,9 @@ function columnsFor(tagsById: Map<string, TagOption>): Column[] {
     {
       id: "status",
       header: "Status",
+      sort: "status",
       cell: (d) => (
-        <span className="inline-flex items-center gap-1.5">
-          <StatusBadge status={d.status} />
-          <RuntimeBadge runtime={d.runtime} />
-        </span>
+        <StatusBadge deployment={d} latest={d.latest_revision} active={d.active_revision} />
       ),
     },
     { id: "type", header: "Type", cell: (d) => typeLabels[d.source_config.deployment_type] },
@@ -80,8 +86,19 @@ function columnsFor(tagsById: Map<string, TagOption>): Column[] {
       ),
     },
     {
+      id: "created",
+      header: "Created",
+      sort: "created",
+      cell: (d) => (
+        <span className="whitespace-nowrap text-zinc-600 dark:text-zinc-400">
+          <RelativeTime iso={d.created_at} />
+        </span>
+      ),
+    },
+    {
       id: "updated",
       header: "Updated",
+      sort: "updated",
       cell: (d) => (
         <span className="whitespace-nowrap text-zinc-600 dark:text-zinc-400">
           <RelativeTime iso={d.updated_at} />
@@ -91,21 +108,61 @@ function columnsFor(tagsById: Map<string, TagOption>): Column[] {
   ];
 }
 
+function SortHeader({
+  column,
+  sort,
+  onSort,
+}: {
+  column: Column & { sort: DeploymentSort["by"] };
+  sort: DeploymentSort;
+  onSort: (sort: DeploymentSort) => void;
+}) {
+  const current = sort.by === column.sort ? sort.dir : null;
+  const Icon = current === "asc" ? ArrowUp : current === "desc" ? ArrowDown : ArrowUpDown;
+  const next = current ? (current === "asc" ? "desc" : "asc") : defaultSortDir(column.sort);
+  return (
+    <Th aria-sort={current ? (current === "asc" ? "ascending" : "descending") : "none"}>
+      <button
+        type="button"
+        onClick={() => onSort({ by: column.sort, dir: next })}
+        aria-label={`Sort by ${column.header.toLowerCase()}`}
+        className="-mx-1 inline-flex items-center gap-1 rounded-sm px-1 tracking-wide uppercase hover:text-zinc-900 focus-visible:outline-2 focus-visible:outline-blue-600 dark:hover:text-zinc-100"
+      >
+        {column.header}
+        <Icon aria-hidden className={current ? "size-3.5" : "size-3.5 opacity-50"} />
+      </button>
+    </Th>
+  );
+}
+
 export function DeploymentsTable({
   rows,
   tagsById,
+  sort,
+  onSort,
 }: {
   rows: Deployment[];
   tagsById: Map<string, TagOption>;
+  sort: DeploymentSort | null;
+  onSort: (sort: DeploymentSort) => void;
 }) {
   const columns = columnsFor(tagsById);
   return (
     <Table aria-label="Deployments">
       <thead>
         <tr>
-          {columns.map((column) => (
-            <Th key={column.id}>{column.header}</Th>
-          ))}
+          {columns.map((column) =>
+            column.sort ? (
+              <SortHeader
+                key={column.id}
+                column={column as Column & { sort: DeploymentSort["by"] }}
+                sort={sort ?? DEFAULT_SORT}
+                onSort={onSort}
+              />
+            ) : (
+              <Th key={column.id}>{column.header}</Th>
+            ),
+          )}
         </tr>
       </thead>
       <tbody>

@@ -1,6 +1,6 @@
 "use client";
 
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { FolderGit2, SearchX } from "lucide-react";
 import Link from "next/link";
 import { Button, buttonClass } from "@/components/ui/button";
@@ -8,28 +8,36 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { useTRPC } from "@/trpc/react";
 import { DeploymentsTable } from "./deployments-table";
 import { Filters } from "./filters";
-import { hasFilters, listInput } from "./list-params";
+import { hasFilters, listInput, type ListFilters } from "./list-params";
 import { Pagination } from "./pagination";
 import { useListFilters } from "./use-list-filters";
+import { useDeploymentChanges } from "./use-deployment-changes";
 import { useTagOptions } from "./use-tag-options";
 
-const DELETE_POLL_MS = 2500;
+const clearedFilters: Partial<ListFilters> = {
+  name_contains: "",
+  status: [],
+  tag_value_ids: [],
+  deployment_type: null,
+  remote_reconciled: null,
+  image_version: "",
+};
 
 export function DeploymentsView() {
   const trpc = useTRPC();
   const { filters, setFilters } = useListFilters();
   const tags = useTagOptions();
+  const queryClient = useQueryClient();
   const list = useQuery({
     ...trpc.deployments.list.queryOptions(listInput(filters)),
     placeholderData: keepPreviousData,
-    // Deleting rows vanish once the worker has torn them down.
-    refetchInterval: (query) =>
-      query.state.data?.resources.some((d) => d.status === "AWAITING_DELETE")
-        ? DELETE_POLL_MS
-        : false,
   });
-  const fetched = list.data?.resources ?? [];
-  const rows = fetched.slice(0, filters.limit);
+  // Created, changed, deployed, deleted: the server says so and the list reads itself again.
+  const live = useDeploymentChanges(() =>
+    queryClient.invalidateQueries({ queryKey: trpc.deployments.list.pathKey() }),
+  );
+  const rows = list.data?.resources ?? [];
+  const total = list.data?.total ?? 0;
   const filtered = hasFilters(filters);
 
   let body;
@@ -66,16 +74,7 @@ export function DeploymentsView() {
         action={
           <Button
             variant="secondary"
-            onClick={() =>
-              setFilters({
-                name_contains: "",
-                status: [],
-                tag_value_ids: [],
-                deployment_type: null,
-                remote_reconciled: null,
-                image_version: "",
-              })
-            }
+            onClick={() => setFilters(filtered ? clearedFilters : { offset: 0 })}
           >
             {filtered ? "Clear filters" : "First page"}
           </Button>
@@ -88,12 +87,19 @@ export function DeploymentsView() {
         className={list.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}
         aria-busy={list.isFetching}
       >
-        <DeploymentsTable rows={rows} tagsById={tags.byId} />
+        <DeploymentsTable
+          rows={rows}
+          tagsById={tags.byId}
+          sort={filters.sort}
+          onSort={(sort) => setFilters({ sort })}
+        />
         <div className="mt-4">
           <Pagination
             filters={filters}
             shown={rows.length}
-            hasNext={fetched.length > filters.limit}
+            total={total}
+            live={live}
+            hasNext={filters.offset + rows.length < total}
             setFilters={setFilters}
           />
         </div>

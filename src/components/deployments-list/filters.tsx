@@ -3,26 +3,24 @@
 import { X } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Select } from "@/components/ui/select";
-import { deploymentStatuses, deploymentTypes } from "@/schemas/deployment-values";
+import { deploymentTypes } from "@/schemas/deployment-values";
 import { CheckPopover } from "./check-popover";
 import {
   hasFilters,
-  type DeploymentStatus,
+  statusChoices,
   type DeploymentType,
   type ListFilters,
+  type StatusChoice,
 } from "./list-params";
 import { statusLabels } from "./status-badge";
+import { typeLabels } from "./type-labels";
 import { TextFilter } from "./text-filter";
 import type { useTagOptions } from "./use-tag-options";
 
 type SetFilters = (patch: Partial<ListFilters>) => void;
 
-export const typeLabels: Record<DeploymentType, string> = {
-  dev_free: "Dev (free)",
-  dev: "Dev",
-  prod: "Production",
-};
-const statusOptions = deploymentStatuses.map((s) => ({ value: s, label: statusLabels[s] }));
+export { typeLabels };
+const statusOptions = statusChoices.map((s) => ({ value: s, label: statusLabels[s] }));
 
 export function Filters({
   filters,
@@ -49,7 +47,7 @@ export function Filters({
           label="Status"
           groups={[{ options: statusOptions }]}
           selected={filters.status}
-          onChange={(status) => setFilters({ status: status as DeploymentStatus[] })}
+          onChange={(status) => setFilters({ status: status as StatusChoice[] })}
           empty="No statuses"
         />
         <CheckPopover

@@ -8,11 +8,17 @@ import { PAGE_SIZES, type ListFilters } from "./list-params";
 export function Pagination({
   filters,
   shown,
+  total,
+  live,
   hasNext,
   setFilters,
 }: {
   filters: ListFilters;
   shown: number;
+  /** How many deployments match the filters, across pages. */
+  total: number;
+  /** Changes arrive by themselves (the server's event stream is connected). */
+  live: boolean;
   hasNext: boolean;
   setFilters: (patch: Partial<ListFilters>) => void;
 }) {
@@ -25,8 +31,18 @@ export function Pagination({
       aria-label="Pagination"
       className="flex flex-wrap items-center justify-between gap-3 text-sm text-zinc-600 dark:text-zinc-400"
     >
-      <p aria-live="polite">
-        {shown === 0 ? "No rows" : `Showing ${offset + 1}–${offset + shown}`}
+      <p className="flex items-center gap-3">
+        <span aria-live="polite">
+          {shown === 0
+            ? "No rows"
+            : `Showing ${offset + 1}–${offset + shown} of ${total} ${total === 1 ? "deployment" : "deployments"}`}
+        </span>
+        {live && (
+          <span className="inline-flex items-center gap-1.5 text-xs text-zinc-500 dark:text-zinc-400">
+            <span aria-hidden className="size-1.5 rounded-full bg-emerald-500" />
+            Updating live
+          </span>
+        )}
       </p>
       <div className="flex items-center gap-2">
         <label htmlFor="page-size">Rows per page</label>

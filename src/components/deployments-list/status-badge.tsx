@@ -1,8 +1,15 @@
-import { Badge, type BadgeTone } from "@/components/ui/badge";
-import type { Runtime } from "@/schemas/deployments";
-import type { DeploymentStatus } from "./list-params";
+import { Badge } from "@/components/ui/badge";
+import {
+  deploymentDisplayStatus,
+  FAILED_FILTER,
+  type RevisionSummary,
+  type StatusInput,
+} from "@/schemas/deployment-status";
+import type { StatusChoice } from "./list-params";
 
-export const statusLabels: Record<DeploymentStatus, string> = {
+/** The status filter's choices: "Failed" (the latest revision failed) and the API's statuses. */
+export const statusLabels: Record<StatusChoice, string> = {
+  [FAILED_FILTER]: "Failed",
   READY: "Ready",
   AWAITING_DATABASE: "Awaiting database",
   UNUSED: "Unused",
@@ -10,28 +17,22 @@ export const statusLabels: Record<DeploymentStatus, string> = {
   UNKNOWN: "Unknown",
 };
 
-const tones: Record<DeploymentStatus, BadgeTone> = {
-  READY: "green",
-  AWAITING_DATABASE: "blue",
-  UNUSED: "zinc",
-  AWAITING_DELETE: "red",
-  UNKNOWN: "red",
-};
-
-export function StatusBadge({ status }: { status: DeploymentStatus }) {
+/** A deployment's badge: its status read together with its latest and active revisions. */
+export function StatusBadge({
+  deployment,
+  latest,
+  active,
+}: {
+  deployment: StatusInput;
+  latest: RevisionSummary | null;
+  active: RevisionSummary | null;
+}) {
+  const status = deploymentDisplayStatus(deployment, latest, active);
   return (
-    <Badge tone={tones[status]} dot pulse={status === "AWAITING_DELETE"}>
-      {statusLabels[status]}
-    </Badge>
-  );
-}
-
-/** Shown when the deployment's active revision was a dry run: nothing of it runs anywhere. */
-export function RuntimeBadge({ runtime }: { runtime: Runtime | null }) {
-  if (runtime !== "dry_run") return null;
-  return (
-    <span title="No cluster is configured: nothing was built or started; the manifests are only recorded.">
-      <Badge tone="amber">Dry run</Badge>
+    <span title={status.reason ?? status.note ?? undefined}>
+      <Badge tone={status.tone} dot pulse={status.pulse}>
+        {status.label}
+      </Badge>
     </span>
   );
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { RotateCcw } from "lucide-react";
+import { Play, RotateCcw } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { toast } from "@/components/ui/toast";
 import type { ButtonSize } from "@/components/ui/button";
@@ -9,7 +9,31 @@ import { ConfirmButton } from "@/components/ui/confirm-button";
 import type { Revision } from "@/schemas/revisions";
 import { useTRPC } from "@/trpc/react";
 
-/** Rolls back to a revision's configuration as a new revision, after a confirmation. */
+/** Cuts a new revision from `revision`'s configuration, then opens it. */
+function useRedeploy(revision: Revision, success: (from: number, to: number) => string) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  const deploymentId = revision.deployment_id;
+  return useMutation(
+    trpc.revisions.redeploy.mutationOptions({
+      onSuccess: async (result) => {
+        queryClient.setQueryData(trpc.deployments.get.queryKey({ id: deploymentId }), result);
+        await queryClient.invalidateQueries({ queryKey: trpc.revisions.pathKey() });
+        void queryClient.invalidateQueries({ queryKey: trpc.deployments.list.pathKey() });
+        const latestId = result.deployment.latest_revision_id!;
+        const latest = await queryClient.fetchQuery(
+          trpc.revisions.get.queryOptions({ deploymentId, revisionId: latestId }),
+        );
+        toast.success(success(revision.number, latest.number));
+        router.push(`/deployments/${deploymentId}/revisions/${latestId}`);
+      },
+      onError: (error) => toast.error(`Could not redeploy: ${error.message}`),
+    }),
+  );
+}
+
+/** Rolls back to (or retries) a revision's configuration as a new revision, after a confirmation. */
 export function RedeployButton({
   revision,
   size = "sm",
@@ -17,24 +41,9 @@ export function RedeployButton({
   revision: Revision;
   size?: ButtonSize;
 }) {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const router = useRouter();
-  const deploymentId = revision.deployment_id;
-  const redeploy = useMutation(
-    trpc.revisions.redeploy.mutationOptions({
-      onSuccess: async (result) => {
-        queryClient.setQueryData(trpc.deployments.get.queryKey({ id: deploymentId }), result);
-        await queryClient.invalidateQueries({ queryKey: trpc.revisions.pathKey() });
-        const latestId = result.deployment.latest_revision_id!;
-        const latest = await queryClient.fetchQuery(
-          trpc.revisions.get.queryOptions({ deploymentId, revisionId: latestId }),
-        );
-        toast.success(`Redeploying revision #${revision.number} as revision #${latest.number}`);
-        router.push(`/deployments/${deploymentId}/revisions/${latestId}`);
-      },
-      onError: (error) => toast.error(`Could not redeploy: ${error.message}`),
-    }),
+  const redeploy = useRedeploy(
+    revision,
+    (from, to) => `Redeploying revision #${from} as revision #${to}`,
   );
   return (
     <ConfirmButton
@@ -46,11 +55,39 @@ export function RedeployButton({
       pendingLabel="Redeploying…"
       pending={redeploy.isPending}
       onConfirm={(close) =>
-        redeploy.mutate({ deploymentId, revisionId: revision.id }, { onSuccess: close })
+        redeploy.mutate(
+          { deploymentId: revision.deployment_id, revisionId: revision.id },
+          { onSuccess: close },
+        )
       }
     >
       <RotateCcw aria-hidden className="size-4" />
       Redeploy
+    </ConfirmButton>
+  );
+}
+
+/** Deploys the deployment's current configuration again, as a new revision (the latest's). */
+export function DeployNowButton({ latest }: { latest: Revision }) {
+  const redeploy = useRedeploy(latest, (_, to) => `Deploying revision #${to}`);
+  return (
+    <ConfirmButton
+      label="Deploy now"
+      size="sm"
+      title="Deploy now?"
+      description={`A new revision is cut from revision #${latest.number}'s configuration and deployed. The running revision keeps serving until it is live.`}
+      confirmLabel="Deploy"
+      pendingLabel="Deploying…"
+      pending={redeploy.isPending}
+      onConfirm={(close) =>
+        redeploy.mutate(
+          { deploymentId: latest.deployment_id, revisionId: latest.id },
+          { onSuccess: close },
+        )
+      }
+    >
+      <Play aria-hidden className="size-4" />
+      Deploy now
     </ConfirmButton>
   );
 }

@@ -53,7 +53,7 @@ export function RevisionDetail({ id, revisionId }: { id: string; revisionId: str
             canEdit && (
               <span className="flex gap-2">
                 {isActiveRevision(r.status) && <InterruptButton revision={r} size="md" />}
-                {!isLatest && <RedeployButton revision={r} size="md" />}
+                {!isActiveRevision(r.status) && <RedeployButton revision={r} size="md" />}
               </span>
             )
           }

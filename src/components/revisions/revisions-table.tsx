@@ -74,7 +74,7 @@ export function RevisionsTable({
               <Td>
                 <span className="flex justify-end gap-2">
                   {isActiveRevision(r.status) && <InterruptButton revision={r} />}
-                  {r.id !== latestId && <RedeployButton revision={r} />}
+                  {!isActiveRevision(r.status) && <RedeployButton revision={r} />}
                 </span>
               </Td>
             )}

@@ -4,17 +4,16 @@ import {
   createDeploymentBody,
   deployment,
   deploymentName,
-  deploymentPage,
-  listDeploymentsQuery,
   patchDeploymentBody,
 } from "@/schemas/deployments";
+import { deploymentListView, deploymentListViewQuery } from "@/schemas/deployment-list-view";
 import { template } from "@/schemas/templates";
 import { uploadUrl } from "@/schemas/uploads";
 import { env } from "@/env";
 import { AppError } from "@/server/errors";
 import { createDeployment } from "@/server/services/deployments/create";
 import { bulkDeleteDeployments, deleteDeployment } from "@/server/services/deployments/delete";
-import { listDeployments } from "@/server/services/deployments/list";
+import { listDeploymentsView } from "@/server/services/deployments/list-view";
 import { isDeploymentNameAvailable } from "@/server/services/deployments/name-available";
 import { patchDeployment } from "@/server/services/deployments/patch";
 import { getDeployment } from "@/server/services/deployments/read";
@@ -25,10 +24,11 @@ import { createRouter, workspaceProcedure } from "../trpc";
 const versionedDeployment = z.object({ deployment, etag: z.string() });
 
 export const deploymentsRouter = createRouter({
+  /** The dashboard's list: the contract's filters plus sorting, "failed", revisions and a total. */
   list: workspaceProcedure
-    .input(listDeploymentsQuery)
-    .output(deploymentPage)
-    .query(({ ctx, input }) => listDeployments(ctx.db, ctx.actor, input)),
+    .input(deploymentListViewQuery)
+    .output(deploymentListView)
+    .query(({ ctx, input }) => listDeploymentsView(ctx.db, ctx.actor, input)),
   get: workspaceProcedure
     .input(z.object({ id: uuid }))
     .output(versionedDeployment)

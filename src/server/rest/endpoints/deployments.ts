@@ -8,10 +8,25 @@ import {
   listDeploymentsQuery,
   patchDeploymentBody,
 } from "@/schemas/deployments";
+import { deploymentChange, deploymentEventsQuery } from "@/schemas/deployment-list-view";
 import { uploadParams, uploadQuery, uploadUrl } from "@/schemas/uploads";
 import { defineEndpoint } from "../endpoint";
 
 export const deploymentEndpoints = {
+  events: defineEndpoint({
+    method: "GET",
+    path: "/v2/deployments/events",
+    operationId: "streamDeploymentChanges",
+    summary: "Follow deployment changes live (server-sent events)",
+    description:
+      "Sends an event `ready` once listening, then an event `change` (data: `{\"deployment_id\"}`) whenever a deployment of the workspace, or one of its revisions' status, changes: created, patched, deleted, a revision started, moved or finished. `deployment_id` limits it to one deployment (404 when it is not the workspace's). A `ready` after a reconnection means changes may have been missed: read again.",
+    tag: "Deployments",
+    query: deploymentEventsQuery,
+    response: deploymentChange,
+    responseType: "text/event-stream",
+    status: 200,
+    errors: [403, 404],
+  }),
   list: defineEndpoint({
     method: "GET",
     path: "/v2/deployments",

@@ -1,10 +1,12 @@
 import { Prisma } from "@/generated/prisma/client";
 import type { Page } from "@/schemas/common";
+import { FAILED_REVISION_STATUSES, type DeploymentSort } from "@/schemas/deployment-status";
 import {
   SECRET_PLACEHOLDER,
   type Deployment,
   type ListDeploymentsQuery,
 } from "@/schemas/deployments";
+import { ACTIVE_STATUSES } from "@/schemas/revision-states";
 import type { Actor } from "@/server/auth/actor";
 import type { DbClient } from "@/server/db";
 import { emptySourceConfig, emptySourceRevisionConfig } from "./serialize";
@@ -14,15 +16,60 @@ const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 const uuidList = (ids: string[]) => Prisma.join(ids.map((id) => Prisma.sql`${id}::uuid`));
 
+const failedStatuses = Prisma.join(
+  FAILED_REVISION_STATUSES.map((s) => Prisma.sql`${s}::"RevisionStatus"`),
+);
+const latestFailed = Prisma.sql`EXISTS (SELECT 1 FROM revisions r
+  WHERE r.id = d.latest_revision_id AND r.status IN (${failedStatuses}))`;
+
+const activeStatuses = Prisma.join(ACTIVE_STATUSES.map((s) => Prisma.sql`${s}::"RevisionStatus"`));
+
+/** The dashboard's extras over the contract's list: sorting and the "failed" filter. */
+export interface ListOptions {
+  sort?: DeploymentSort;
+  failed?: boolean;
+}
+
+/** The status column sorts by what the badge says: deleting, failed, deploying, live, waiting. */
+const statusRank = Prisma.sql`CASE
+  WHEN d.status = 'AWAITING_DELETE' THEN 0
+  WHEN d.latest_revision_id IS NULL THEN 5
+  WHEN ${latestFailed} THEN 1
+  WHEN EXISTS (SELECT 1 FROM revisions r WHERE r.id = d.latest_revision_id
+               AND r.status IN (${activeStatuses})) THEN 2
+  WHEN d.active_revision_id IS NOT NULL THEN 3
+  ELSE 4 END`;
+
+const sortKeys: Record<DeploymentSort["by"], Prisma.Sql> = {
+  name: Prisma.sql`d.name`,
+  created: Prisma.sql`d.created_at`,
+  updated: Prisma.sql`d.updated_at`,
+  status: statusRank,
+};
+
+/** ORDER BY on `d` for a sort (whitelisted keys), ties broken by id in the same direction. */
+function orderBy(sort: DeploymentSort = { by: "created", dir: "desc" }): Prisma.Sql {
+  const dir = sort.dir === "asc" ? Prisma.sql`ASC` : Prisma.sql`DESC`;
+  return Prisma.sql`${sortKeys[sort.by]} ${dir}, d.id ${dir}`;
+}
+
 /** The nine filters of contract 5.1 as SQL conditions on `d`, always inside the workspace. */
-export function deploymentFilter(actor: Actor, query: ListDeploymentsQuery): Prisma.Sql {
+export function deploymentFilter(
+  actor: Actor,
+  query: ListDeploymentsQuery,
+  options: ListOptions = {},
+): Prisma.Sql {
   const where = [Prisma.sql`d.workspace_id = ${actor.workspaceId}::uuid`];
   if (query.name_contains)
     where.push(Prisma.sql`d.name ILIKE ${`%${likeLiteral(query.name_contains)}%`}`);
+  // The dashboard's "failed" choice sits beside the statuses: either matches.
+  const either: Prisma.Sql[] = [];
   if (query.status?.length) {
     const statuses = query.status.map((s) => Prisma.sql`${s}::"DeploymentStatus"`);
-    where.push(Prisma.sql`d.status IN (${Prisma.join(statuses)})`);
+    either.push(Prisma.sql`d.status IN (${Prisma.join(statuses)})`);
   }
+  if (options.failed) either.push(latestFailed);
+  if (either.length) where.push(Prisma.sql`(${Prisma.join(either, " OR ")})`);
   if (query.remote_reconciled !== undefined)
     where.push(
       query.remote_reconciled
@@ -41,6 +88,18 @@ export function deploymentFilter(actor: Actor, query: ListDeploymentsQuery): Pri
   return Prisma.join(where, " AND ");
 }
 
+/** How many deployments match the filters (the dashboard's total). */
+export async function countDeployments(
+  db: DbClient,
+  actor: Actor,
+  query: ListDeploymentsQuery,
+  options: ListOptions = {},
+): Promise<number> {
+  const [row] = await db.$queryRaw<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM deployments d WHERE ${deploymentFilter(actor, query, options)}`;
+  return row?.n ?? 0;
+}
+
 /** The contract's `source_config` / `source_revision_config` defaults, as SQL `jsonb`. */
 const defaultsJson = (value: object) => Prisma.sql`${JSON.stringify(value)}::jsonb`;
 
@@ -57,16 +116,18 @@ export async function listDeploymentsJson(
   db: DbClient,
   actor: Actor,
   query: ListDeploymentsQuery,
+  options: ListOptions = {},
 ): Promise<string> {
   const [row] = await db.$queryRaw<{ page: string }[]>`
     WITH page AS (
-      SELECT d.id, d.created_at FROM deployments d
-      WHERE ${deploymentFilter(actor, query)}
-      ORDER BY d.created_at DESC, d.id DESC
+      SELECT d.id, row_number() OVER (ORDER BY ${orderBy(options.sort)}) AS n
+      FROM deployments d
+      WHERE ${deploymentFilter(actor, query, options)}
+      ORDER BY ${orderBy(options.sort)}
       OFFSET ${query.offset} LIMIT ${query.limit}
     ),
     docs AS (
-      SELECT page.created_at, page.id, json_build_object(
+      SELECT page.n, json_build_object(
         'id', d.id,
         'tenant_id', d.workspace_id,
         'name', d.name,
@@ -94,18 +155,22 @@ export async function listDeploymentsJson(
       FROM page JOIN deployments d ON d.id = page.id
     )
     SELECT json_build_object(
-      'resources', COALESCE(json_agg(doc ORDER BY created_at DESC, id DESC), '[]'),
+      'resources', COALESCE(json_agg(doc ORDER BY n), '[]'),
       'offset', ${query.offset}::int + count(*)::int
     )::text AS page
     FROM docs`;
   return row!.page;
 }
 
-/** Newest first (created_at desc, id desc); `offset` in the answer is where the next page starts. */
+/**
+ * Newest first (created_at desc, id desc) unless sorted otherwise; `offset` in the answer is
+ * where the next page starts.
+ */
 export async function listDeployments(
   db: DbClient,
   actor: Actor,
   query: ListDeploymentsQuery,
+  options: ListOptions = {},
 ): Promise<Page<Deployment>> {
-  return JSON.parse(await listDeploymentsJson(db, actor, query)) as Page<Deployment>;
+  return JSON.parse(await listDeploymentsJson(db, actor, query, options)) as Page<Deployment>;
 }

@@ -1,0 +1,37 @@
+"use client";
+
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useDeploymentChanges } from "@/components/deployments-list/use-deployment-changes";
+import { deploymentDisplayStatus } from "@/schemas/deployment-status";
+import { useTRPC } from "@/trpc/react";
+import { useDeployment, useLatestRevision } from "./use-deployment";
+
+/** The deployment with its latest and active revisions and what its badge says. */
+export function useDeploymentStatus(id: string) {
+  const trpc = useTRPC();
+  const { deployment } = useDeployment(id);
+  const latest = useLatestRevision(id) ?? null;
+  const activeId = deployment.active_revision_id;
+  const active =
+    useQuery({
+      ...trpc.revisions.get.queryOptions({ deploymentId: id, revisionId: activeId ?? "" }),
+      enabled: !!activeId && activeId !== latest?.id,
+    }).data ?? (latest?.id === activeId ? latest : null);
+  return {
+    deployment,
+    latest,
+    active,
+    status: deploymentDisplayStatus(deployment, latest, active),
+  };
+}
+
+/** Reads the deployment and its revisions again whenever the server says it changed. */
+export function useLiveDeployment(id: string) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  useDeploymentChanges(() => {
+    void queryClient.invalidateQueries({ queryKey: trpc.deployments.get.queryKey({ id }) });
+    void queryClient.invalidateQueries({ queryKey: trpc.revisions.list.pathKey() });
+    void queryClient.invalidateQueries({ queryKey: trpc.revisions.get.pathKey() });
+  }, id);
+}

@@ -1,0 +1,53 @@
+import { defaultSortDir, type RevisionSummary } from "@/schemas/deployment-status";
+import type { DeploymentListView, DeploymentListViewQuery } from "@/schemas/deployment-list-view";
+import type { Actor } from "@/server/auth/actor";
+import type { DbClient } from "@/server/db";
+import { countDeployments, listDeployments, type ListOptions } from "./list";
+
+/** The latest and active revisions of a set of deployments, by id, in one query. */
+export async function revisionSummaries(
+  db: DbClient,
+  ids: (string | null)[],
+): Promise<Map<string, RevisionSummary>> {
+  const wanted = [...new Set(ids.filter((id): id is string => !!id))];
+  if (!wanted.length) return new Map();
+  const rows = await db.revision.findMany({
+    where: { id: { in: wanted } },
+    select: { id: true, number: true, status: true, statusMessage: true },
+  });
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      { id: r.id, number: r.number, status: r.status, status_message: r.statusMessage },
+    ]),
+  );
+}
+
+/** The dashboard's list: a page sorted and filtered as asked, each row with its revisions, and the total. */
+export async function listDeploymentsView(
+  db: DbClient,
+  actor: Actor,
+  { sort, dir, failed, ...query }: DeploymentListViewQuery,
+): Promise<DeploymentListView> {
+  const options: ListOptions = {
+    sort: sort ? { by: sort, dir: dir ?? defaultSortDir(sort) } : undefined,
+    failed: failed === true,
+  };
+  const [page, total] = await Promise.all([
+    listDeployments(db, actor, query, options),
+    countDeployments(db, actor, query, options),
+  ]);
+  const revisions = await revisionSummaries(
+    db,
+    page.resources.flatMap((d) => [d.latest_revision_id, d.active_revision_id]),
+  );
+  return {
+    resources: page.resources.map((d) => ({
+      ...d,
+      latest_revision: (d.latest_revision_id && revisions.get(d.latest_revision_id)) || null,
+      active_revision: (d.active_revision_id && revisions.get(d.active_revision_id)) || null,
+    })),
+    offset: page.offset,
+    total,
+  };
+}

@@ -1,3 +1,4 @@
+import { accountRouter } from "./routers/account";
 import { agentAuthRouter } from "./routers/agent-auth";
 import { deploymentsRouter } from "./routers/deployments";
 import { codehostIntegrationsRouter } from "./routers/codehost-integrations";
@@ -23,6 +24,7 @@ export const appRouter = createRouter({
   members: membersRouter,
   workspaces: workspacesRouter,
   audit: auditRouter,
+  account: accountRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -8,6 +8,8 @@ const tabs = [
   { href: "/settings/integrations", label: "Code-host integrations" },
   { href: "/settings/audit", label: "Audit log" },
   { href: "/settings/sessions", label: "Sessions" },
+  { href: "/settings/tags", label: "Tags" },
+  { href: "/settings/account", label: "Account" },
 ];
 
 export default function SettingsLayout({ children }: { children: ReactNode }) {

@@ -32,7 +32,6 @@ export function NameForm({
   return (
     <form
       noValidate
-      aria-label={label}
       className="flex flex-wrap items-start gap-2"
       onSubmit={async (e) => {
         e.preventDefault();

@@ -57,10 +57,10 @@ test("tag keys and values are created, renamed and deleted in Settings", async (
   await expect(page.getByRole("heading", { name: `${key}-renamed` })).toBeVisible();
 
   await page.getByRole("button", { name: "Delete value green" }).click();
-  await page.getByRole("button", { name: "Delete value" }).click();
+  await page.getByRole("button", { name: "Delete value", exact: true }).click();
   await expect(page.getByRole("list", { name: `Values of ${key}-renamed` })).toBeHidden();
   await page.getByRole("button", { name: `Delete key ${key}-renamed` }).click();
-  await page.getByRole("button", { name: "Delete key" }).click();
+  await page.getByRole("button", { name: "Delete key", exact: true }).click();
   await expect(page.getByRole("heading", { name: `${key}-renamed` })).toBeHidden();
 });
 

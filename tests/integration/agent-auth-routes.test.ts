@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createTenant, testDb, type Tenant } from "../helpers/fixtures";
 import { api } from "../helpers/http";
+import { signInAs } from "../helpers/sign-in";
 import {
   CLIENTS,
   startOAuthServer,
@@ -166,6 +167,30 @@ describe("GET /v2/auth/wait/{auth_id}", () => {
     const tooLong = await wait(started.body.auth_id, "61");
     expect(tooLong.status).toBe(422);
     expect(tooLong.body.detail[0].loc).toEqual(["query", "timeout"]);
+  });
+});
+
+describe("GET /v2/auth/wait/{auth_id} from dashboard sessions", () => {
+  it("answers a session about its own user's flows only", async () => {
+    const editor = await signInAs(tenant.userIds.editor);
+    const viewer = await signInAs(tenant.userIds.viewer);
+    const started = await api("/v2/auth/authenticate", {
+      method: "POST",
+      headers: { cookie: editor },
+      body: { provider: "rt-basic", scopes: [] },
+    });
+    expect(started.status, started.text).toBe(200);
+    expect(started.body).toMatchObject({ status: "pending", user_id: tenant.userIds.editor });
+    const waitAs = (cookie: string) =>
+      api(`/v2/auth/wait/${started.body.auth_id}?timeout=0`, { headers: { cookie } });
+    expect((await waitAs(editor)).body.status).toBe("pending");
+    // Same workspace, another user: as if the flow did not exist.
+    expect((await waitAs(viewer)).body.status).toBe("not_found");
+    // The agent's key acts for any user of its workspace.
+    expect(
+      (await api(`/v2/auth/wait/${started.body.auth_id}?timeout=0`, { key: tenant.keys.editor }))
+        .body.status,
+    ).toBe("pending");
   });
 });
 

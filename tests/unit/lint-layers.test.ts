@@ -33,7 +33,8 @@ async function problems(file: string, code: string): Promise<string[]> {
     .map((m) => m.message);
 }
 
-describe("import layers", () => {
+// The first lint loads the TypeScript parser and import resolver: seconds on a busy machine.
+describe("import layers", { timeout: 60_000 }, () => {
   it.each([
     [
       "src/server/services/x.ts",

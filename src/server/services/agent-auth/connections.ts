@@ -39,7 +39,7 @@ const ownTokens = (actor: Actor): Prisma.AgentConnectionWhereInput =>
 export async function listConnections(db: Db, actor: Actor, agentId: string) {
   await findAgent(db, actor, agentId);
   const rows = await db.agentConnection.findMany({
-    where: { deploymentId: agentId, workspaceId: actor.workspaceId },
+    where: { deploymentId: agentId, workspaceId: actor.workspaceId, ...ownTokens(actor) },
     include,
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
   });

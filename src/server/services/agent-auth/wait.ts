@@ -6,13 +6,19 @@ import { subscribe } from "./flow-events";
 import { accessTokenOf } from "./token-store";
 
 // GET /v2/auth/wait/{auth_id}: answers as soon as the flow finishes (woken by NOTIFY), or when
-// the timeout passes. Another workspace's flow is not_found, exactly like an unknown one.
+// the timeout passes. Another workspace's flow is not_found, exactly like an unknown one; so is
+// another user's flow for a dashboard session (a session acts only for its own user, as in
+// context.ts; an agent's API key acts for any user of its workspace).
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 async function flowOutcome(db: Db, actor: Actor, authId: string): Promise<WaitResult | null> {
   const flow = await db.oAuthFlow.findFirst({
-    where: { id: authId, workspaceId: actor.workspaceId },
+    where: {
+      id: authId,
+      workspaceId: actor.workspaceId,
+      ...(actor.kind === "user" ? { userId: actor.userId! } : {}),
+    },
   });
   if (!flow) return { status: "not_found", token: null, error: null };
   if (flow.status === "failed") return { status: "failed", token: null, error: flow.error };

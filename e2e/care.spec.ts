@@ -32,7 +32,7 @@ test("tag keys and values are created, renamed and deleted in Settings", async (
   await expect(page.getByRole("heading", { name: "team" })).toBeVisible();
   await page.getByLabel("New tag key").fill(key);
   await page.getByRole("button", { name: "Add key" }).click();
-  await expect(page.getByRole("heading", { name: key })).toBeVisible();
+  await expect(page.getByRole("heading", { name: key, exact: true })).toBeVisible();
 
   await page.getByLabel(`New value for ${key}`).fill("blue");
   await page.getByLabel(`New value for ${key}`).press("Enter");
@@ -54,14 +54,14 @@ test("tag keys and values are created, renamed and deleted in Settings", async (
   await page.getByRole("button", { name: `Rename key ${key}` }).click();
   await page.getByLabel("New key name").fill(`${key}-renamed`);
   await page.getByRole("dialog").getByRole("button", { name: "Rename" }).click();
-  await expect(page.getByRole("heading", { name: `${key}-renamed` })).toBeVisible();
+  await expect(page.getByRole("heading", { name: `${key}-renamed`, exact: true })).toBeVisible();
 
   await page.getByRole("button", { name: "Delete value green" }).click();
   await page.getByRole("button", { name: "Delete value", exact: true }).click();
   await expect(page.getByRole("list", { name: `Values of ${key}-renamed` })).toBeHidden();
   await page.getByRole("button", { name: `Delete key ${key}-renamed` }).click();
   await page.getByRole("button", { name: "Delete key", exact: true }).click();
-  await expect(page.getByRole("heading", { name: `${key}-renamed` })).toBeHidden();
+  await expect(page.getByRole("heading", { name: `${key}-renamed`, exact: true })).toBeHidden();
 });
 
 test("the command palette jumps to a deployment or a page by keyboard", async ({ page }) => {

@@ -29,7 +29,7 @@ test("tag keys and values are created, renamed and deleted in Settings", async (
   const key = `e2e-key-${Date.now()}`;
   await signIn(page, state.admin);
   await page.goto("/settings/tags");
-  await expect(page.getByRole("heading", { name: "team" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "team", exact: true })).toBeVisible();
   await page.getByLabel("New tag key").fill(key);
   await page.getByRole("button", { name: "Add key" }).click();
   await expect(page.getByRole("heading", { name: key, exact: true })).toBeVisible();

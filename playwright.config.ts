@@ -7,7 +7,8 @@ export default defineConfig({
   globalSetup: "./e2e/global-setup.ts",
   // Tests share one seeded workspace; one worker keeps them independent on a 2-core machine.
   workers: 1,
-  timeout: 60_000,
+  // Audited tests screenshot every page in two themes: generous, as a hang still fails.
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   reporter: [["list"], ["json", { outputFile: "test-results/playwright.json" }]],
   outputDir: "test-results/playwright",

@@ -17,6 +17,11 @@ import { selectedDatabases } from "./databases";
 const COUNT = Number(process.env.BENCH_REVISIONS ?? 200);
 const CONCURRENCY = process.env.HANGAR_WORKER_CONCURRENCY ?? "4";
 const LATENCY = process.env.BENCH_STEP_LATENCY_MS ?? "200";
+// BENCH_ROUNDS=latency runs only the rounds with slow drivers, BENCH_ROUNDS=default only the others.
+const LATENCIES = { latency: [Number(LATENCY)], default: [0] }[process.env.BENCH_ROUNDS ?? ""] ?? [
+  0,
+  Number(LATENCY),
+];
 
 process.env.HANGAR_ENCRYPTION_KEY ??= testSecrets.HANGAR_ENCRYPTION_KEY;
 // Imported once the environment is set: it is parsed on first import.
@@ -87,7 +92,9 @@ async function run(db: Db, url: string, workerCount: number, latencyMs: number):
   };
   const entry = latencyMs ? "bench/latency-worker.ts" : "scripts/worker.ts";
   const workers: RunningWorker[] = await Promise.all(
-    Array.from({ length: workerCount }, () => startWorkerProcess(env, { entry })),
+    Array.from({ length: workerCount }, () =>
+      startWorkerProcess(env, { entry, startTimeoutMs: 120_000 }),
+    ),
   );
   // The database backends serving this database (the workers' pools, this process's).
   const backends = (
@@ -163,7 +170,7 @@ for (const open of selectedDatabases("hangar_bench_revisions")) {
   try {
     // pg-boss's schema and queues exist before the first revision is queued.
     await ensureQueues(database.url);
-    for (const latency of [0, Number(LATENCY)]) {
+    for (const latency of LATENCIES) {
       const one = await run(db, database.url, 1, latency);
       const two = await run(db, database.url, 2, latency);
       const drivers = latency ? `${latency} ms per step` : "default (no latency)";

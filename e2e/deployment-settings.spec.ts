@@ -20,22 +20,30 @@ test("a change that cuts a revision says so before saving, then shows in the rev
   await auditPage(page, "deployment-settings");
 
   await page.getByLabel("Image").fill("registry.example.com/agents/settings-cut:2.0");
-  await page.getByLabel("CPU (cores)", { exact: true }).fill("1");
+  await page.getByLabel("CPU request (cores)", { exact: true }).fill("1");
   const notice = page.getByRole("status").filter({ hasText: "Saving will cut a new revision" });
   await expect(notice).toContainText("Saving will cut a new revision (#2)");
   await expect(notice).toContainText("Image, Resources");
   await auditPage(page, "deployment-settings-pending");
 
-  // The API's schema runs in the form: a bad value is refused before any request.
-  await page.getByLabel("CPU limit", { exact: true }).fill("0.5");
+  // The API's schema runs in the form: a bad value is refused before any request, in words.
+  await page.getByLabel("CPU limit (cores)", { exact: true }).fill("0.5");
+  await page.getByLabel("Maximum replicas", { exact: true }).fill("1");
+  await page.getByLabel("Minimum replicas", { exact: true }).fill("3");
+  await page.getByLabel("Memory request (MB)", { exact: true }).fill("64");
   await page.getByRole("button", { name: "Save settings" }).click();
-  await expect(page.getByText("cpu_limit must be at least cpu (1)")).toBeVisible();
-  await expect(page.getByLabel("CPU limit", { exact: true })).toHaveAttribute(
+  await expect(page.getByText("CPU limit must be at least the request (1 core)")).toBeVisible();
+  await expect(page.getByText("Maximum replicas must be at least the minimum (3)")).toBeVisible();
+  await expect(page.getByText("Memory must be at least 128 MB")).toBeVisible();
+  await expect(page.getByLabel("CPU limit (cores)", { exact: true })).toHaveAttribute(
     "aria-invalid",
     "true",
   );
   await auditPage(page, "deployment-settings-invalid");
-  await page.getByLabel("CPU limit", { exact: true }).fill("");
+  await page.getByLabel("CPU limit (cores)", { exact: true }).fill("");
+  await page.getByLabel("Maximum replicas", { exact: true }).fill("");
+  await page.getByLabel("Minimum replicas", { exact: true }).fill("");
+  await page.getByLabel("Memory request (MB)", { exact: true }).fill("512");
 
   await page.getByRole("button", { name: "Save settings" }).click();
   await expect(toast(page, "Saved: revision #2 was cut")).toBeVisible();
@@ -112,4 +120,53 @@ test("tags: one value per key, saved without a new revision", async ({ page }) =
   await expect(toast(page, "Saved: no new revision")).toBeVisible();
   await page.getByRole("link", { name: "Overview", exact: true }).click();
   await expect(page.getByRole("list", { name: "Tags" })).toContainText("team: research");
+});
+
+test("an emptied image is caught before saving", async ({ page }) => {
+  const id = await createDeployment(page, "settings-no-image");
+  await page.goto(`/deployments/${id}/settings`);
+  await page.getByLabel("Image").fill("");
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(page.getByText("Image is required")).toBeVisible();
+  await expect(page.getByLabel("Image")).toHaveAttribute("aria-invalid", "true");
+  await page.getByRole("button", { name: "Discard changes" }).click();
+  await expect(page.getByText("No pending changes.")).toBeVisible();
+});
+
+test("leaving with unsaved changes asks first", async ({ page }) => {
+  const id = await createDeployment(page, "settings-unsaved");
+  await page.goto(`/deployments/${id}/settings`);
+  await page.getByLabel("Custom URL").fill("https://unsaved.example.com");
+  const sections = page.getByRole("navigation", { name: "Deployment sections" });
+
+  await sections.getByRole("link", { name: "Secrets" }).click();
+  const question = page.getByRole("dialog", { name: "Leave without saving?" });
+  await expect(question).toContainText("Your changes to the settings are not saved");
+  await auditPage(page, "deployment-settings-unsaved");
+  await question.getByRole("button", { name: "Cancel" }).click();
+  await expect(page).toHaveURL(new RegExp(`/deployments/${id}/settings$`));
+  await expect(page.getByLabel("Custom URL")).toHaveValue("https://unsaved.example.com");
+
+  // Closing the tab gets the browser's own question.
+  const beforeUnload = page.waitForEvent("dialog");
+  void page.close({ runBeforeUnload: true });
+  const dialog = await beforeUnload;
+  expect(dialog.type()).toBe("beforeunload");
+  await dialog.dismiss();
+
+  await sections.getByRole("link", { name: "Secrets" }).click();
+  await question.getByRole("button", { name: "Leave without saving" }).click();
+  await expect(page).toHaveURL(new RegExp(`/deployments/${id}/secrets$`));
+
+  // Secrets ask too; saved changes do not.
+  await page.getByRole("button", { name: "Add secret" }).click();
+  await page.getByPlaceholder("NAME").last().fill("NEW_SECRET");
+  await page.getByPlaceholder("value").last().fill("new-value");
+  await page
+    .getByRole("navigation", { name: "Main" })
+    .getByRole("link", { name: "Deployments" })
+    .click();
+  await expect(page.getByRole("dialog", { name: "Leave without saving?" })).toContainText(
+    "Your changes to the secrets are not saved",
+  );
 });

@@ -23,6 +23,8 @@ export default async function globalSetup() {
     // The local code hosts and OAuth servers of the tests listen on loopback, which the
     // outbound address policy refuses unless listed (127.0.0.2 and others stay refused).
     HANGAR_EGRESS_ALLOWLIST: "127.0.0.1",
+    // Push tokens and the "Push an image" panel need only the configuration, not a registry.
+    HANGAR_REGISTRY_URL: "registry.hangar.test:5000",
     HANGAR_ADMIN_EMAIL: admin.email,
     HANGAR_ADMIN_PASSWORD: admin.password,
   };

@@ -64,7 +64,7 @@ test("import a repository through the wizard and land on the new deployment", as
   await page.getByLabel("Deployment name").fill("eval-harness");
   await expect(page.getByText("eval-harness is available")).toBeVisible();
   await page.getByLabel("Min replicas").fill("3");
-  await expect(page.getByText("max_scale must be at least min_scale (3)")).toBeVisible();
+  await expect(page.getByText("Maximum replicas must be at least the minimum (3)")).toBeVisible();
   await page.getByLabel("Min replicas").fill("1");
   await page.getByRole("button", { name: "Paste .env" }).click();
   await page

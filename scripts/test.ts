@@ -4,11 +4,13 @@
 // one total.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { ensureRegistryTools } from "../testing/registry";
 import { ensurePostgres, ensureRedis } from "../testing/services";
 import { buildIfStale } from "./build-if-stale";
 
 await ensurePostgres();
 await ensureRedis();
+ensureRegistryTools();
 buildIfStale();
 
 mkdirSync("test-results", { recursive: true });

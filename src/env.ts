@@ -52,6 +52,24 @@ const schema = z.object({
   HANGAR_DEPLOYMENT_URL_TEMPLATE: z.string().default("http://{name}.localhost"),
   /** How long one revision's Kubernetes rollout may take before it ends DEPLOY_FAILED. */
   HANGAR_ROLLOUT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(300),
+  /**
+   * Hangar's container registry (README "Container registry"): the `host[:port]` clients push
+   * to. Unset: no registry, so push-token answers 503.
+   */
+  HANGAR_REGISTRY_URL: z
+    .string()
+    .regex(/^[a-z0-9.-]+(:\d{1,5})?$/i, "host or host:port, no scheme or path")
+    .optional(),
+  /** The registry's `auth.token.service`: the audience of the tokens Hangar signs for it. */
+  HANGAR_REGISTRY_SERVICE: z.string().min(1).default("hangar-registry"),
+  /** Where Hangar reads the registry's API (manifest digests); default https://HANGAR_REGISTRY_URL. */
+  HANGAR_REGISTRY_API_URL: z.url().optional(),
+  /**
+   * The registry token signing key (PKCS#8 PEM, EC P-256) and its certificate (PEM). Unset: both
+   * generated on first start into HANGAR_DATA_DIR/registry-signing.pem.
+   */
+  HANGAR_REGISTRY_KEY_FILE: z.string().min(1).optional(),
+  HANGAR_REGISTRY_CERT_FILE: z.string().min(1).optional(),
   /** Serves /bench/baseline for the benchmarks in bench/. */
   HANGAR_BENCH: z.stringbool().default(false),
   // Rate limits (README "Rate limits"): shared through Redis when REDIS_URL is set.

@@ -8,6 +8,15 @@ export async function register() {
   const { getDb } = await import("@/server/db");
   const { bootstrap } = await import("@/server/services/bootstrap");
   const { log, describeError } = await import("@/server/log");
+  if (env.HANGAR_REGISTRY_URL) {
+    try {
+      // The registry token signer's key and certificate: generated on first start when not given.
+      const { registrySigningKey } = await import("@/server/registry/signing-key");
+      await registrySigningKey();
+    } catch (error) {
+      log.error("registry signing key unavailable", describeError(error));
+    }
+  }
   if (!env.DATABASE_URL) return;
   try {
     const { ensureQueues } = await import("@/server/services/revisions/queue");

@@ -95,7 +95,7 @@ export interface RunningWorker {
  */
 export async function startWorkerProcess(
   env: Record<string, string>,
-  options: { gated?: boolean; entry?: string } = {},
+  options: { gated?: boolean; entry?: string; startTimeoutMs?: number } = {},
 ): Promise<RunningWorker> {
   let output = "";
   const entry = options.entry ?? (options.gated ? "testing/gated-worker.ts" : "scripts/worker.ts");
@@ -105,7 +105,8 @@ export async function startWorkerProcess(
   });
   child.stdout?.on("data", (d) => (output += d));
   child.stderr?.on("data", (d) => (output += d));
-  for (let i = 0; i < 240 && !output.includes('"worker started"'); i++) {
+  const polls = (options.startTimeoutMs ?? 24_000) / 100;
+  for (let i = 0; i < polls && !output.includes('"worker started"'); i++) {
     if (child.exitCode !== null) throw new Error(`worker exited early:\n${output}`);
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -31,6 +31,10 @@ export const revision = z
     status_message: z.string().nullable(),
     source: deploymentSource,
     source_revision_config: sourceRevisionConfigOutput,
+    image_digest: z.string().nullable().meta({
+      description:
+        "The manifest digest of an image pushed to Hangar's registry, which the revision deploys (image@digest); null for other sources",
+    }),
     created_at: timestamp,
     updated_at: timestamp,
   })

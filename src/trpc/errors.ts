@@ -1,4 +1,5 @@
 import { TRPCClientError } from "@trpc/client";
+import { messageWords } from "@/schemas/field-words";
 
 /** One entry of the API's FastAPI-style 422 body, as tRPC errors carry it in data.issues. */
 export interface ApiIssue {
@@ -13,11 +14,18 @@ export interface ApiFailure {
   issues: ApiIssue[];
 }
 
-/** What a failed tRPC call says, in the terms forms need: status, message, field issues. */
+/**
+ * What a failed tRPC call says, in the terms forms need: status, message, field issues; rules
+ * the services state with field paths ("max_scale must be at least min_scale (5)") in words.
+ */
 export function apiFailure(error: unknown): ApiFailure {
   if (error instanceof TRPCClientError) {
     const data = (error.data ?? {}) as { httpStatus?: number; issues?: ApiIssue[] | null };
-    return { status: data.httpStatus ?? null, message: error.message, issues: data.issues ?? [] };
+    return {
+      status: data.httpStatus ?? null,
+      message: messageWords(error.message),
+      issues: (data.issues ?? []).map((issue) => ({ ...issue, msg: messageWords(issue.msg) })),
+    };
   }
   return {
     status: null,

@@ -11,7 +11,8 @@ import { listDeployments } from "@/server/services/deployments/list";
 import { deploymentInclude, toDeployment } from "@/server/services/deployments/serialize";
 import { createTenant, testDb, type Tenant } from "../helpers/fixtures";
 
-// The list answers in one SQL round trip. This holds it to the Prisma query it replaced (filters
+// The list answers in one SQL round trip, its JSON built by PostgreSQL (listDeployments parses
+// the very text the REST door sends). This holds it to the Prisma query it replaced (filters
 // as Prisma conditions, then the page's rows with their relations): same rows, same order, same
 // bodies, for generated combinations of every filter, offset and limit.
 

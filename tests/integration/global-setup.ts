@@ -6,7 +6,7 @@ import type { TestProject } from "vitest/node";
 import { buildIfStale } from "../../scripts/build-if-stale";
 import { startCodehostServer } from "../../testing/codehost-server";
 import { createTestDatabase } from "../../testing/database";
-import { startServer, startWorkerProcess, testSecrets } from "../../testing/server";
+import { freePort, startServer, startWorkerProcess, testSecrets } from "../../testing/server";
 import { ensurePostgres, ensureRedis, REDIS_URL } from "../../testing/services";
 
 export const BOOTSTRAP_KEY = "hgr_integration_bootstrap_key_0123456789";
@@ -19,6 +19,8 @@ declare module "vitest" {
     codehostUrl: string;
     /** The worker's gate (testing/gate.ts): tests hold a step to see a revision mid-flight. */
     gateUrl: string;
+    /** The port HANGAR_REGISTRY_URL names: registry.test.ts starts a registry on it. */
+    registryPort: number;
   }
 }
 
@@ -31,6 +33,7 @@ export default async function setup(project: TestProject) {
   await ensureRedis();
   const database = await createTestDatabase();
   buildIfStale();
+  const registryPort = await freePort();
   const env = {
     ...testSecrets,
     DATABASE_URL: database.url,
@@ -46,6 +49,9 @@ export default async function setup(project: TestProject) {
     HANGAR_MODE: "managed",
     // Uploads and build contexts of this run only (server and worker share it).
     HANGAR_DATA_DIR: mkdtempSync(path.join(tmpdir(), "hangar-it-data-")),
+    // Hangar's registry (a real one, started by the registry test on this port; plain HTTP).
+    HANGAR_REGISTRY_URL: `127.0.0.1:${registryPort}`,
+    HANGAR_REGISTRY_API_URL: `http://127.0.0.1:${registryPort}`,
   };
   const server = await startServer(env);
   const codehost = await startCodehostServer();
@@ -53,6 +59,7 @@ export default async function setup(project: TestProject) {
   project.provide("baseUrl", server.url);
   project.provide("codehostUrl", codehost.url);
   project.provide("gateUrl", worker.gateUrl!);
+  project.provide("registryPort", registryPort);
   project.provide("testEnv", env);
   return async () => {
     await Promise.all([server.stop(), worker.stop(), codehost.stop()]);

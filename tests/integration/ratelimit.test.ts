@@ -49,7 +49,7 @@ describe("rate limits on the shared server", () => {
     expect(other.headers.get("x-ratelimit-remaining")).toBe("99");
   });
 
-  it("x-user-id alone names no bucket (the address counts); a dashboard session per user id", async () => {
+  it("x-user-id alone names no bucket (the address counts); a dashboard session per user id and address", async () => {
     const first = await api("/v2/nothing-here", { headers: { "x-user-id": randomUUID() } });
     expectLimitHeaders(first, "catch-all-ip", 100, 60);
 

@@ -45,6 +45,7 @@ describe("GET /v2/deployments/{id}/revisions", () => {
         "created_at",
         "deployment_id",
         "id",
+        "image_digest",
         "number",
         "source",
         "source_revision_config",

@@ -83,8 +83,8 @@ const rows: Case[] = [
 function expectedKey(rule: string, caller: CallerName): string {
   if (rule.endsWith("-ip")) return `${rule}:ip:${ADDRESS}`;
   if (caller === "apiKey") return `${rule}:key:${sha256Hex(API_KEY)}`;
-  if (caller === "session") return `${rule}:session:s-7`;
-  return `${rule}:session:s-7`;
+  // A user call counts the pair of the (verified) user id and the client address.
+  return `${rule}:user:s-7:${ADDRESS}`;
 }
 
 const regions: [Region, 0 | 1][] = [
@@ -188,10 +188,16 @@ describe("identify", () => {
     expect(keys[0]).toBe(keys[1]);
   });
 
-  it("one session counts once from any address", () => {
-    const session = (address: string): Caller => ({ kind: "session", userId: "s", address });
-    expect(matchRequest("GET", "/x", session("198.51.100.1")).key).toBe(
-      matchRequest("GET", "/x", session("198.51.100.2")).key,
-    );
+  it("a user's calls count per user and address, the spec's x-user-id + IP pair", () => {
+    const session = (userId: string, address: string): Caller => ({
+      kind: "session",
+      userId,
+      address,
+    });
+    const key = (userId: string, address: string) =>
+      matchRequest("GET", "/x", session(userId, address)).key;
+    expect(key("s", "198.51.100.1")).toBe(key("s", "198.51.100.1"));
+    expect(key("s", "198.51.100.1")).not.toBe(key("s", "198.51.100.2"));
+    expect(key("s", "198.51.100.1")).not.toBe(key("t", "198.51.100.1"));
   });
 });

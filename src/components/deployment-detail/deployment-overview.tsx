@@ -1,6 +1,7 @@
 "use client";
 
 import { OverviewCard } from "./overview-card";
+import { PushImagePanel } from "./push-image-panel";
 import { ResourcesCard } from "./resources-card";
 import { SecretsCard } from "./secrets-card";
 import { SourceCard } from "./source-card";
@@ -12,6 +13,7 @@ export function DeploymentOverview({ id }: { id: string }) {
   return (
     <div className="space-y-6">
       <OverviewCard deployment={d} />
+      <PushImagePanel deployment={d} />
       <div className="grid gap-6 lg:grid-cols-2">
         <SourceCard deployment={d} />
         <ResourcesCard deployment={d} />

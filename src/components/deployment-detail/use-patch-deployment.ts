@@ -70,7 +70,7 @@ export function usePatchDeployment(
           toast.error("Some fields need attention");
           return;
         }
-        toast.error(`Could not save: ${error.message}`);
+        toast.error(`Could not save: ${apiFailure(error).message}`);
       },
     }),
   );

@@ -1,9 +1,9 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { Alert } from "@/components/ui/alert";
 import { CheckboxField } from "@/components/ui/checkbox";
-import { FormField, formErrors } from "@/components/ui/form-field";
+import { FormField } from "@/components/ui/form-field";
+import { formResolver } from "@/components/ui/form-resolver";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { useForm } from "react-hook-form";
@@ -40,7 +40,7 @@ export function ConfigureStep({
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const form = useForm<ConfigureValues>({
-    resolver: zodResolver(configureSchema, formErrors),
+    resolver: formResolver(configureSchema),
     mode: "onChange",
     defaultValues: values,
   });

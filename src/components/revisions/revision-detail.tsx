@@ -74,6 +74,7 @@ export function RevisionDetail({ id, revisionId }: { id: string; revisionId: str
               { label: "Commit", value: mono(c.repo_commit_sha) },
               { label: "Graph config path", value: mono(c.graph_config_path) },
               { label: "Image", value: mono(c.image_uri) },
+              { label: "Image digest", value: mono(r.image_digest) },
               { label: "Source tarball", value: mono(c.source_tarball_path) },
               { label: "Created", value: <RelativeTime iso={r.created_at} /> },
               { label: "Updated", value: <RelativeTime iso={r.updated_at} /> },

@@ -1,4 +1,4 @@
-import { Boxes, FolderGit2, KeyRound, Link2, Settings, type LucideIcon } from "lucide-react";
+import { Boxes, FolderGit2, KeyRound, Link2, Plus, Settings, type LucideIcon } from "lucide-react";
 
 export interface NavItem {
   href: string;
@@ -9,6 +9,7 @@ export interface NavItem {
 /** The dashboard's sections; later pages (Import, OAuth providers, Settings) add an entry here. */
 export const navItems: NavItem[] = [
   { href: "/deployments", label: "Deployments", icon: Boxes },
+  { href: "/new", label: "New deployment", icon: Plus },
   { href: "/import", label: "Import", icon: FolderGit2 },
   { href: "/providers", label: "OAuth providers", icon: KeyRound },
   { href: "/connected-accounts", label: "Connected accounts", icon: Link2 },

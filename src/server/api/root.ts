@@ -10,6 +10,7 @@ import { apiKeysRouter } from "./routers/api-keys";
 import { auditRouter } from "./routers/audit";
 import { membersRouter } from "./routers/members";
 import { workspacesRouter } from "./routers/workspaces";
+import { registryRouter } from "./routers/registry";
 import { createCallerFactory, createRouter } from "./trpc";
 
 export const appRouter = createRouter({
@@ -25,6 +26,7 @@ export const appRouter = createRouter({
   workspaces: workspacesRouter,
   audit: auditRouter,
   account: accountRouter,
+  registry: registryRouter,
 });
 
 export type AppRouter = typeof appRouter;

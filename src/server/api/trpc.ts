@@ -3,6 +3,7 @@ import superjson from "superjson";
 import { ZodError } from "zod";
 import { requireOrgRole, type Actor } from "@/server/auth/actor";
 import type { RequestContext } from "@/server/context";
+import { issueWords } from "@/schemas/field-words";
 import { AppError, errorTable, isDatabaseUnavailable } from "@/server/errors";
 import { describeError, log } from "@/server/log";
 import { refuseBadText } from "@/server/input-text";
@@ -16,7 +17,11 @@ const t = initTRPC.context<RequestContext>().create({
       cause instanceof AppError
         ? cause.issues
         : cause instanceof ZodError
-          ? toValidationIssues("body", cause)
+          ? // The dashboard's door speaks its words: fields by label (REST keeps the contract's).
+            toValidationIssues("body", cause).map((issue, i) => ({
+              ...issue,
+              msg: issueWords(cause.issues[i]!),
+            }))
           : undefined;
     return { ...shape, data: { ...shape.data, stack: undefined, issues: issues ?? null } };
   },

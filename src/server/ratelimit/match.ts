@@ -4,7 +4,8 @@ import { rateLimitRules, type Identity, type RateLimitRule, type When } from "./
 /*
  * How a request finds its row (README "Rate limits" says the same):
  * 1. The caller: a verified `x-api-key` (a live key) makes an API-key call; else a signed-in
- *    dashboard session makes a user call keyed by its user id; else the call is anonymous (keyed
+ *    dashboard session makes a user call keyed by its user id together with the client address
+ *    (the spec's "x-user-id + IP" pair, with the id verified); else the call is anonymous (keyed
  *    by the client address). An unknown, malformed or revoked key, and an `x-user-id` that is not
  *    the signed-in user's own id, name no bucket: such requests count by address.
  * 2. A row applies when one of its alternatives holds (its method, if given, equals the request's;
@@ -94,7 +95,7 @@ function alternativeHolds(when: When, method: string, path: string): boolean {
 function keyFor(rule: RateLimitRule, caller: Caller): string {
   if (rule.identity === "ip") return `${rule.id}:ip:${caller.address}`;
   if (caller.kind === "apiKey") return `${rule.id}:key:${sha256Hex(caller.apiKey)}`;
-  if (caller.kind === "session") return `${rule.id}:session:${caller.userId}`;
+  if (caller.kind === "session") return `${rule.id}:user:${caller.userId}:${caller.address}`;
   return `${rule.id}:ip:${caller.address}`;
 }
 

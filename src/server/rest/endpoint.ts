@@ -31,7 +31,7 @@ export interface Endpoint<
   rawBody?: { type: "application/gzip"; description: string };
   response?: R;
   /** The success body's media type when it is not JSON (e.g. a server-sent event stream). */
-  responseType?: "text/event-stream";
+  responseType?: "text/event-stream" | "application/x-pem-file";
   status: 200 | 201 | 202 | 204 | 303;
   /** Error statuses this operation can answer with, besides 401/422/429/500 which all have. */
   errors: number[];

@@ -13,6 +13,14 @@ export function jsonResponse(
   return Response.json(body, init);
 }
 
+/** A body that is already the contract's JSON text (built by the database): sent as it is. */
+export function jsonTextResponse(text: string, status: number, requestId: string) {
+  return new Response(text, {
+    status,
+    headers: { [REQUEST_ID_HEADER]: requestId, "content-type": "application/json" },
+  });
+}
+
 /** The contract's error bodies (FastAPI-compatible). Unknown failures are logged, never shown. */
 export function errorResponse(
   error: unknown,

@@ -15,6 +15,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { changesThatCutRevision } from "@/schemas/revision-rules";
 import { ChangeNotice } from "../change-notice";
+import { UnsavedChangesGuard } from "../unsaved-changes";
 import { useLatestRevision } from "../use-deployment";
 import {
   usePatchDeployment,
@@ -143,6 +144,7 @@ export function SecretsForm({ baseline, canEdit, onSaved, onReload }: Deployment
             setPasting(false);
           }}
         />
+        <UnsavedChangesGuard dirty={cuts.length > 0} what="the secrets" />
       </form>
     </FormProvider>
   );

@@ -1,16 +1,8 @@
 "use client";
 
+import { groupLabels } from "@/schemas/field-words";
 import { resourceGroups } from "@/schemas/resource-spec";
 import { NumberField } from "./fields";
-
-const groupLabels: Record<string, string> = {
-  "": "Server",
-  queue_: "Queue workers",
-  orchestrator_: "Orchestrator",
-  executor_: "Executor",
-  redis_: "Redis",
-  db_: "Database",
-};
 
 function Group({ prefix, scaled }: { prefix: string; scaled: boolean }) {
   const name = (key: string) => `source_config.resource_spec.${prefix}${key}`;
@@ -28,19 +20,19 @@ function Group({ prefix, scaled }: { prefix: string; scaled: boolean }) {
     <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
       <NumberField
         name={name("cpu")}
-        label={label("CPU (cores)")}
+        label={label("CPU request (cores)")}
         step={0.1}
         placeholder="default"
       />
       <NumberField
         name={name("cpu_limit")}
-        label={label("CPU limit")}
+        label={label("CPU limit (cores)")}
         step={0.1}
         placeholder="2× request"
       />
       <NumberField
         name={name("memory_mb")}
-        label={label("Memory (MB)")}
+        label={label("Memory request (MB)")}
         step={1}
         placeholder="default"
       />
@@ -54,13 +46,13 @@ function Group({ prefix, scaled }: { prefix: string; scaled: boolean }) {
         <>
           <NumberField
             name={name("min_scale")}
-            label={label("Min replicas")}
+            label={label("Minimum replicas")}
             step={1}
             placeholder="default"
           />
           <NumberField
             name={name("max_scale")}
-            label={label("Max replicas")}
+            label={label("Maximum replicas")}
             step={1}
             placeholder="default"
           />

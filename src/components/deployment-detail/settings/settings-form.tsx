@@ -1,12 +1,13 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery } from "@tanstack/react-query";
 import { FormProvider, useForm, useWatch, type FieldPath } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { formResolver } from "@/components/ui/form-resolver";
 import { useTRPC } from "@/trpc/react";
 import { ChangeNotice } from "../change-notice";
+import { UnsavedChangesGuard } from "../unsaved-changes";
 import { useLatestRevision } from "../use-deployment";
 import {
   usePatchDeployment,
@@ -16,11 +17,12 @@ import {
 import { TextField, SwitchField } from "./fields";
 import { FixedFields } from "./fixed-fields";
 import { ResourceFields } from "./resource-fields";
+import { SourceUpload } from "./source-upload";
 import {
   configAllowed,
   pendingChanges,
   revisionAllowed,
-  settingsSchema,
+  settingsSchemaFor,
   toFormValues,
   toPatch,
   type SettingsValues,
@@ -29,7 +31,7 @@ import {
 export function SettingsForm({ baseline, canEdit, onSaved, onReload }: DeploymentEditorProps) {
   const d = baseline.deployment;
   const form = useForm<SettingsValues>({
-    resolver: zodResolver(settingsSchema),
+    resolver: formResolver(settingsSchemaFor(d)),
     defaultValues: toFormValues(d),
   });
   const values = useWatch({ control: form.control }) as SettingsValues;
@@ -82,11 +84,8 @@ export function SettingsForm({ baseline, canEdit, onSaved, onReload }: Deploymen
                   placeholder="registry.example.com/agent:1.0"
                 />
               )}
-              {allowed("source_tarball_path") && (
-                <TextField
-                  name="source_revision_config.source_tarball_path"
-                  label="Source tarball path"
-                />
+              {allowed("source_tarball_path") && canEdit && (
+                <SourceUpload deployment={d} onUploaded={onSaved} />
               )}
               {configAllowed(d, "install_command") && (
                 <TextField
@@ -162,6 +161,7 @@ export function SettingsForm({ baseline, canEdit, onSaved, onReload }: Deploymen
             </div>
           </div>
         )}
+        <UnsavedChangesGuard dirty={dirty} what="the settings" />
       </form>
     </FormProvider>
   );

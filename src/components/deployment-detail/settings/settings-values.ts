@@ -11,7 +11,8 @@ import {
   sameJson,
   settingChanges,
 } from "@/schemas/revision-rules";
-import { sourceAllows } from "@/schemas/source-rules";
+import { fieldLabel } from "@/schemas/field-words";
+import { sourceAllows, sourceRules } from "@/schemas/source-rules";
 
 // The settings form: the API's own schemas, and the patch it sends (only what changed).
 
@@ -28,6 +29,29 @@ export const settingsSchema = z.object({
   source_revision_config: sourceRevisionConfigInput,
 });
 export type SettingsValues = z.input<typeof settingsSchema>;
+
+/**
+ * The settings schema plus the source's required fields: one the deployment has cannot be
+ * emptied (an empty image is caught here, before saving, not by the API's 400).
+ */
+export function settingsSchemaFor(d: Deployment) {
+  const required = sourceRules[d.source].required.filter(
+    (f) => f.startsWith("source_revision_config.") || f === "source_config.template_id",
+  );
+  return settingsSchema.superRefine((values, ctx) => {
+    for (const field of required) {
+      const [group, key] = field.split(".") as ["source_config" | "source_revision_config", string];
+      if ((d[group] as Record<string, unknown>)[key] == null) continue;
+      const value = (values[group] as Record<string, unknown> | undefined)?.[key];
+      if (value == null || value === "")
+        ctx.addIssue({
+          code: "custom",
+          path: [group, key],
+          message: `${fieldLabel(field)} is required`,
+        });
+    }
+  });
+}
 
 const editableConfig = [
   "build_on_push",

@@ -10,6 +10,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { FormField } from "@/components/ui/form-field";
 import { Select } from "@/components/ui/select";
 import { ChangeNotice } from "../change-notice";
+import { UnsavedChangesGuard } from "../unsaved-changes";
 import { usePatchDeployment, type DeploymentEditorProps } from "../use-patch-deployment";
 
 /** At most one value per tag key; tags never cut a revision. */
@@ -104,6 +105,7 @@ export function TagsForm({ baseline, canEdit, onSaved, onReload }: DeploymentEdi
           </div>
         </div>
       )}
+      <UnsavedChangesGuard dirty={dirty} what="the tags" />
     </form>
   );
 }

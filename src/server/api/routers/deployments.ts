@@ -9,6 +9,9 @@ import {
   patchDeploymentBody,
 } from "@/schemas/deployments";
 import { template } from "@/schemas/templates";
+import { uploadUrl } from "@/schemas/uploads";
+import { env } from "@/env";
+import { AppError } from "@/server/errors";
 import { createDeployment } from "@/server/services/deployments/create";
 import { bulkDeleteDeployments, deleteDeployment } from "@/server/services/deployments/delete";
 import { listDeployments } from "@/server/services/deployments/list";
@@ -16,6 +19,7 @@ import { isDeploymentNameAvailable } from "@/server/services/deployments/name-av
 import { patchDeployment } from "@/server/services/deployments/patch";
 import { getDeployment } from "@/server/services/deployments/read";
 import { listTemplates } from "@/server/services/templates";
+import { createUploadUrl } from "@/server/services/uploads";
 import { createRouter, workspaceProcedure } from "../trpc";
 
 const versionedDeployment = z.object({ deployment, etag: z.string() });
@@ -45,6 +49,15 @@ export const deploymentsRouter = createRouter({
   bulkDelete: workspaceProcedure
     .input(z.object({ ids: z.array(uuid).min(1).max(100) }))
     .mutation(({ ctx, input }) => bulkDeleteDeployments(ctx.db, ctx.actor, input.ids)),
+  /** A signed URL the browser PUTs a source archive to, as the deploy client does over REST. */
+  uploadUrl: workspaceProcedure
+    .input(z.object({ id: uuid }))
+    .output(uploadUrl)
+    .mutation(({ ctx, input }) => {
+      const origin = env.HANGAR_PUBLIC_URL?.replace(/\/+$/, "") ?? ctx.origin;
+      if (!origin) throw new AppError("bad_request", "HANGAR_PUBLIC_URL is not set.");
+      return createUploadUrl(ctx.db, ctx.actor, input.id, origin);
+    }),
   templates: workspaceProcedure.output(z.array(template)).query(() => listTemplates()),
   /** For the import wizard's live check; any DNS label is a valid question. */
   nameAvailable: workspaceProcedure

@@ -1,4 +1,6 @@
 import type { SourceConfig, SourceRevisionConfig } from "@/schemas/deployments";
+import { registryConfig, registryImageOf } from "@/server/registry/config";
+import { manifestDigest, RegistryLookupError } from "@/server/registry/manifest";
 import { asJson } from "@/server/services/deployments/serialize";
 import { findTemplate } from "@/server/services/templates";
 import { StepFailure } from "../drivers";
@@ -42,6 +44,21 @@ export function buildPlanOf(revision: EngineRevision): BuildPlan {
   };
 }
 
+/**
+ * An image in Hangar's registry is pinned to the digest its tag names now, so a re-pushed tag
+ * deploys what was pushed when the revision was cut; other images run as named.
+ */
+async function pinnedImage(image: string): Promise<{ imageRef: string; imageDigest?: string }> {
+  const config = registryConfig();
+  const inRegistry = config ? registryImageOf(config, image) : null;
+  if (!config || !inRegistry) return { imageRef: image };
+  const digest = await manifestDigest(config, inRegistry);
+  return {
+    imageRef: `${config.host}/${inRegistry.repository}@${digest}`,
+    imageDigest: digest,
+  };
+}
+
 /** AWAITING_BUILD: a newer revision wins before the build starts; containers skip the build. */
 export async function startBuild(ctx: EngineContext, revision: EngineRevision): Promise<void> {
   const newer = await newerRevision(ctx.db, revision);
@@ -69,12 +86,29 @@ export async function startBuild(ctx: EngineContext, revision: EngineRevision): 
       });
       return;
     }
+    let pinned;
+    try {
+      pinned = await pinnedImage(image);
+    } catch (error) {
+      if (!(error instanceof RegistryLookupError)) throw error;
+      await advance(ctx, revision.id, {
+        from: ["AWAITING_BUILD"],
+        to: "BUILD_FAILED",
+        message: error.message,
+        stream: "build",
+        lines: [error.message],
+      });
+      return;
+    }
     await advance(ctx, revision.id, {
       from: ["AWAITING_BUILD"],
       to: "AWAITING_DEPLOY",
-      data: { imageRef: image },
+      data: pinned,
       stream: "build",
-      lines: [`Container source: nothing to build, image ${image}`],
+      lines: [
+        `Container source: nothing to build, image ${image}`,
+        ...(pinned.imageDigest ? [`Pushed image digest ${pinned.imageDigest}`] : []),
+      ],
     });
     return;
   }

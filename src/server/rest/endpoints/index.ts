@@ -8,6 +8,7 @@ import { oauthProviderEndpoints } from "./oauth-providers";
 import { agentAuthEndpoints } from "./agent-auth";
 import { codehostIntegrationEndpoints } from "./codehost-integrations";
 import { webhookEndpoints } from "./webhooks";
+import { registryEndpoints } from "./registry";
 
 /** Every REST operation, for the OpenAPI document and the fuzz test. Add each domain's group here. */
 export const endpointGroups = {
@@ -21,4 +22,5 @@ export const endpointGroups = {
   agentAuth: agentAuthEndpoints,
   codehostIntegrations: codehostIntegrationEndpoints,
   webhooks: webhookEndpoints,
+  registry: registryEndpoints,
 };

@@ -38,6 +38,7 @@ export const toRevision = (row: RevisionRow): Revision => ({
   status_message: row.statusMessage,
   source: row.source,
   source_revision_config: revisionConfigOf(row),
+  image_digest: row.imageDigest,
 });
 
 /** Newest first (number desc); `offset` in the answer is where the next page starts. */

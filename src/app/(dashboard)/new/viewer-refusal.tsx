@@ -1,0 +1,12 @@
+import { Lock } from "lucide-react";
+import { EmptyState } from "@/components/ui/empty-state";
+
+export function ViewerRefusal() {
+  return (
+    <EmptyState
+      icon={Lock}
+      title="Viewers cannot create deployments"
+      description="Creating a deployment needs the editor or admin role. Ask an admin of this workspace to change your role."
+    />
+  );
+}

@@ -14,7 +14,13 @@ export const sessionWorkspace = z.object({
 });
 
 export const sessionMe = z.object({
-  user: z.object({ id: uuid, email: z.string(), name: z.string().nullable() }),
+  user: z.object({
+    id: uuid,
+    email: z.string(),
+    name: z.string().nullable(),
+    /** Signed in with an admin's one-time password: the dashboard asks for a new one first. */
+    must_change_password: z.boolean(),
+  }),
   workspaces: z.array(sessionWorkspace),
   current_workspace_id: uuid,
   role,

@@ -12,6 +12,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   if (!session?.userId) redirect("/signin");
   const me = await loadMe();
   if (!me) return <NoWorkspace />;
+  if (me.user.must_change_password) redirect("/change-password");
   return (
     <>
       <SkipLink />

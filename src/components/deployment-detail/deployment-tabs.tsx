@@ -20,7 +20,7 @@ export function DeploymentTabs({ id }: { id: string }) {
   const current = tabs.slice(1).find((t) => pathname.startsWith(base + t.path)) ?? tabs[0];
   return (
     <nav aria-label="Deployment sections" className="border-b border-zinc-200 dark:border-zinc-800">
-      <ul className="-mb-px flex gap-1 overflow-x-auto">
+      <ul className="-mb-px flex flex-wrap gap-x-1">
         {tabs.map((tab) => {
           const active = tab === current;
           return (

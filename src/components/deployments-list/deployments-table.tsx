@@ -49,7 +49,7 @@ function columnsFor(tagsById: Map<string, TagOption>): Column[] {
             {d.name}
           </Link>
           {subtitle(d) && (
-            <p className="mt-0.5 max-w-xs truncate font-mono text-xs text-zinc-500 dark:text-zinc-400">
+            <p className="mt-0.5 max-w-36 truncate font-mono text-xs sm:max-w-xs text-zinc-500 dark:text-zinc-400">
               {subtitle(d)}
             </p>
           )}

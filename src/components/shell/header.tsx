@@ -1,6 +1,8 @@
 import Link from "next/link";
+import { PaletteButton } from "@/components/palette/palette-button";
 import type { SessionMe } from "@/schemas/session";
 import { Logo } from "./logo";
+import { MobileNav } from "./mobile-nav";
 import { Nav } from "./nav";
 import { ThemeToggle } from "./theme-toggle";
 import { UserMenu } from "./user-menu";
@@ -9,20 +11,25 @@ import { WorkspaceSwitcher } from "./workspace-switcher";
 export function Header({ me }: { me: SessionMe }) {
   return (
     <header className="sticky top-0 z-20 border-b border-zinc-200 bg-white/85 backdrop-blur dark:border-zinc-800 dark:bg-zinc-950/85">
-      <div className="mx-auto flex h-14 max-w-6xl items-center gap-3 px-4 sm:px-6">
+      <div className="mx-auto flex h-14 max-w-6xl items-center gap-2 px-4 sm:gap-3 sm:px-6">
         <Link
           href="/deployments"
-          className="rounded-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+          aria-label="Hangar"
+          className="shrink-0 rounded-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
         >
           <Logo withName />
         </Link>
         <span aria-hidden className="text-zinc-300 dark:text-zinc-700">
           /
         </span>
-        <WorkspaceSwitcher me={me} />
-        <div className="ml-auto flex items-center gap-3">
+        <div className="flex min-w-0 flex-1 items-center">
+          <WorkspaceSwitcher me={me} />
+        </div>
+        <div className="flex shrink-0 items-center gap-2 sm:gap-3">
+          <PaletteButton />
           <ThemeToggle />
           <UserMenu email={me.user.email} name={me.user.name} role={me.role} />
+          <MobileNav />
         </div>
       </div>
       <div className="mx-auto max-w-6xl px-2 sm:px-4">

@@ -13,7 +13,9 @@ export function Logo({ withName = false }: { withName?: boolean }) {
           className="fill-zinc-900 dark:fill-zinc-100"
         />
       </svg>
-      {withName && <span className="text-[15px] font-semibold tracking-tight">Hangar</span>}
+      {withName && (
+        <span className="hidden text-[15px] font-semibold tracking-tight sm:inline">Hangar</span>
+      )}
     </span>
   );
 }

@@ -38,7 +38,7 @@ export function WorkspaceSwitcher({ me }: { me: SessionMe }) {
         value={me.current_workspace_id}
         disabled={pending}
         onChange={(e) => onChange(e.target.value)}
-        className="h-8 max-w-64 truncate rounded-md border border-transparent bg-transparent pr-7 dark:bg-zinc-950 pl-2 text-sm font-medium hover:border-zinc-200 focus-visible:outline-2 focus-visible:outline-blue-600 dark:hover:border-zinc-800"
+        className="h-8 max-w-full min-w-0 truncate rounded-md sm:max-w-64 border border-transparent bg-transparent pr-7 dark:bg-zinc-950 pl-2 text-sm font-medium hover:border-zinc-200 focus-visible:outline-2 focus-visible:outline-blue-600 dark:hover:border-zinc-800"
       >
         {organizations.map((org) => (
           <optgroup key={org} label={org}>

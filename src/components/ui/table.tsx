@@ -3,9 +3,21 @@ import type { HTMLAttributes, TdHTMLAttributes, ThHTMLAttributes } from "react";
 
 // Plain, styled table parts: the caller decides the columns and rows.
 
+/**
+ * A wide table scrolls inside its frame, never the page: the frame is positioned so that
+ * absolutely placed content (sr-only headers) stays in it too. On phones the first column (the
+ * row's name) stays put while the others scroll beside it.
+ */
+const frame = clsx(
+  "relative overflow-x-auto rounded-lg border border-zinc-200 bg-white shadow-xs dark:border-zinc-800 dark:bg-zinc-900/40",
+  "max-sm:[&_tr>:first-child]:sticky max-sm:[&_tr>:first-child]:left-0 max-sm:[&_tr>:first-child]:z-[1]",
+  "max-sm:[&_td:first-child]:bg-white dark:max-sm:[&_td:first-child]:bg-zinc-900",
+  "max-sm:[&_th:first-child]:bg-zinc-50 dark:max-sm:[&_th:first-child]:bg-zinc-900",
+);
+
 export function Table({ className, ...props }: HTMLAttributes<HTMLTableElement>) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white shadow-xs dark:border-zinc-800 dark:bg-zinc-900/40">
+    <div className={frame}>
       <table className={clsx("w-full text-left text-sm", className)} {...props} />
     </div>
   );

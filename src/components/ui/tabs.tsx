@@ -14,7 +14,7 @@ export function TabNav({ label, tabs }: { label: string; tabs: TabLink[] }) {
   const pathname = usePathname();
   return (
     <nav aria-label={label} className="mb-6 border-b border-zinc-200 dark:border-zinc-800">
-      <ul className="-mb-px flex gap-1 overflow-x-auto">
+      <ul className="-mb-px flex flex-wrap gap-x-1">
         {tabs.map(({ href, label: text }) => {
           const current = pathname === href || pathname.startsWith(`${href}/`);
           return (

@@ -1,3 +1,4 @@
+import { accountRouter } from "./routers/account";
 import { agentAuthRouter } from "./routers/agent-auth";
 import { deploymentsRouter } from "./routers/deployments";
 import { codehostIntegrationsRouter } from "./routers/codehost-integrations";
@@ -26,6 +27,7 @@ export const appRouter = createRouter({
   workspaces: workspacesRouter,
   audit: auditRouter,
   listeners: listenersRouter,
+  account: accountRouter,
   registry: registryRouter,
 });
 

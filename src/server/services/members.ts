@@ -95,7 +95,8 @@ export async function setOrganizationRole(
 
 /**
  * Adds a user by email. An unknown email gets a new account with the admin's initial password,
- * or a generated one returned once. An existing account's password is never touched.
+ * or a generated one returned once; either is one-time: the new user picks their own at first
+ * sign-in. An existing account's password is never touched.
  */
 export async function addMember(db: Db, actor: Actor, input: AddMemberInput): Promise<AddedMember> {
   requireRole(actor, "admin");
@@ -108,7 +109,12 @@ export async function addMember(db: Db, actor: Actor, input: AddMemberInput): Pr
       const user =
         existing ??
         (await tx.user.create({
-          data: { email: input.email, name: input.name ?? null, passwordHash },
+          data: {
+            email: input.email,
+            name: input.name ?? null,
+            passwordHash,
+            mustChangePassword: true,
+          },
         }));
       const row = await tx.membership.create({
         data: { userId: user.id, workspaceId: actor.workspaceId, role: input.role },

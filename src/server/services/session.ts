@@ -11,7 +11,12 @@ export async function getSessionMe(db: DbClient, actor: Actor): Promise<SessionM
   if (!user) throw notFound("No signed-in user.");
   const workspaces = await listMyWorkspaces(db, actor);
   return {
-    user: { id: user.id, email: user.email, name: user.name },
+    user: {
+      id: user.id,
+      email: user.email,
+      name: user.name,
+      must_change_password: user.mustChangePassword,
+    },
     workspaces: workspaces.map(({ id, name, organization_name, role }) => ({
       id,
       name,

@@ -68,6 +68,32 @@ export async function deleteTagKey(db: Db, actor: Actor, tagKeyId: string): Prom
   });
 }
 
+/** A new name for a key; deployments keep their values (they refer to ids). */
+export async function renameTagKey(
+  db: Db,
+  actor: Actor,
+  tagKeyId: string,
+  input: { key: string },
+): Promise<TagKey> {
+  requireRole(actor, "editor");
+  const before = await findTagKey(db, actor, tagKeyId);
+  try {
+    return await db.$transaction(async (tx) => {
+      const row = await tx.tagKey.update({ where: { id: before.id }, data: { key: input.key } });
+      await recordAudit(tx, actor, {
+        action: "tag_key.rename",
+        targetType: "tag_key",
+        targetId: row.id,
+        data: { from: before.key, to: row.key },
+      });
+      return toTagKey(row);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(`Tag key "${input.key}" already exists.`);
+    throw error;
+  }
+}
+
 export async function listTagValues(db: Db, actor: Actor, tagKeyId: string): Promise<TagValue[]> {
   const key = await findTagKey(db, actor, tagKeyId);
   const rows = await db.tagValue.findMany({
@@ -122,6 +148,38 @@ export async function deleteTagValue(
       data: { key: key.key, value: row.value },
     });
   });
+}
+
+export async function renameTagValue(
+  db: Db,
+  actor: Actor,
+  tagKeyId: string,
+  tagValueId: string,
+  input: { value: string },
+): Promise<TagValue> {
+  requireRole(actor, "editor");
+  const key = await findTagKey(db, actor, tagKeyId);
+  const before = await db.tagValue.findFirst({ where: { id: tagValueId, tagKeyId: key.id } });
+  if (!before) throw notFound(`Tag value ${tagValueId} not found.`);
+  try {
+    return await db.$transaction(async (tx) => {
+      const row = await tx.tagValue.update({
+        where: { id: before.id },
+        data: { value: input.value },
+      });
+      await recordAudit(tx, actor, {
+        action: "tag_value.rename",
+        targetType: "tag_value",
+        targetId: row.id,
+        data: { key: key.key, from: before.value, to: row.value },
+      });
+      return toTagValue(row);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error))
+      throw conflict(`Tag value "${input.value}" already exists for key "${key.key}".`);
+    throw error;
+  }
 }
 
 /**

@@ -9,6 +9,8 @@ const tabs = [
   { href: "/settings/audit", label: "Audit log" },
   { href: "/settings/sessions", label: "Sessions" },
   { href: "/settings/listeners", label: "Listeners" },
+  { href: "/settings/tags", label: "Tags" },
+  { href: "/settings/account", label: "Account" },
 ];
 
 export default function SettingsLayout({ children }: { children: ReactNode }) {

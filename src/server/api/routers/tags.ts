@@ -12,6 +12,12 @@ export const tagsRouter = createRouter({
     .input(createTagKeyBody)
     .output(tagKey)
     .mutation(({ ctx, input }) => tags.createTagKey(ctx.db, ctx.actor, input)),
+  renameKey: workspaceProcedure
+    .input(createTagKeyBody.extend({ tagKeyId: uuid }))
+    .output(tagKey)
+    .mutation(({ ctx, input }) =>
+      tags.renameTagKey(ctx.db, ctx.actor, input.tagKeyId, { key: input.key }),
+    ),
   deleteKey: workspaceProcedure
     .input(z.object({ tagKeyId: uuid }))
     .mutation(({ ctx, input }) => tags.deleteTagKey(ctx.db, ctx.actor, input.tagKeyId)),
@@ -24,6 +30,14 @@ export const tagsRouter = createRouter({
     .output(tagValue)
     .mutation(({ ctx, input }) =>
       tags.createTagValue(ctx.db, ctx.actor, input.tagKeyId, { value: input.value }),
+    ),
+  renameValue: workspaceProcedure
+    .input(createTagValueBody.extend({ tagKeyId: uuid, tagValueId: uuid }))
+    .output(tagValue)
+    .mutation(({ ctx, input }) =>
+      tags.renameTagValue(ctx.db, ctx.actor, input.tagKeyId, input.tagValueId, {
+        value: input.value,
+      }),
     ),
   deleteValue: workspaceProcedure
     .input(z.object({ tagKeyId: uuid, tagValueId: uuid }))

@@ -1,0 +1,29 @@
+"use client";
+
+import { Search } from "lucide-react";
+import { CommandPalette, useCommandPalette } from "./command-palette";
+
+/** The header's search button; Ctrl+K or "/" open the same palette from anywhere. */
+export function PaletteButton() {
+  const { open, setOpen } = useCommandPalette();
+  return (
+    <>
+      <button
+        type="button"
+        onClick={() => setOpen(true)}
+        aria-keyshortcuts="Control+K /"
+        className="flex h-8 items-center gap-2 rounded-md border border-zinc-200 px-2 text-sm text-zinc-600 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 sm:px-3 dark:border-zinc-800 dark:text-zinc-400 dark:hover:bg-zinc-800"
+      >
+        <Search aria-hidden className="size-4" />
+        <span className="sr-only sm:not-sr-only">Search</span>
+        <kbd
+          aria-hidden
+          className="hidden font-sans text-xs text-zinc-500 lg:inline dark:text-zinc-400"
+        >
+          Ctrl K
+        </kbd>
+      </button>
+      <CommandPalette open={open} onClose={() => setOpen(false)} />
+    </>
+  );
+}

@@ -1,0 +1,92 @@
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { createTenant, testDb, type Tenant } from "../helpers/fixtures";
+import { cookiesOf, signedIn, signInAs, signInAttempt } from "../helpers/sign-in";
+
+// Issue 17: a user changes their own password (current one checked, other sessions ended), and
+// an account an admin created with a one-time password must get a new one first.
+
+let tenant: Tenant;
+const base = () => inject("baseUrl");
+
+beforeAll(async () => {
+  tenant = await createTenant();
+});
+
+const me = (cookie: string) => fetch(`${base()}/api/trpc/session.me`, { headers: { cookie } });
+const call = (path: string, cookie: string, input: unknown) =>
+  fetch(`${base()}/api/trpc/${path}`, {
+    method: "POST",
+    headers: { cookie, "content-type": "application/json" },
+    body: JSON.stringify({ json: input }),
+  });
+const sessionCookie = (res: Response) =>
+  cookiesOf(res)
+    .split("; ")
+    .filter((c) => c.startsWith("authjs.session-token="))
+    .join("; ");
+
+async function signInWith(email: string, password: string): Promise<string> {
+  const res = await signInAttempt(email, password);
+  expect(signedIn(res), `sign-in of ${email}`).toBe(true);
+  return sessionCookie(res);
+}
+
+describe("account.changePassword", () => {
+  it("a one-time password must be replaced; the change ends the user's other sessions", async () => {
+    const admin = await signInAs(tenant.userIds.admin);
+    const email = `one-time-${Date.now()}@example.test`;
+    const added = await call("members.add", admin, { email, role: "viewer" });
+    expect(added.status, await added.clone().text()).toBe(200);
+    const oneTime = (await added.json()).result.data.json.initial_password as string;
+
+    const first = await signInWith(email, oneTime);
+    const second = await signInWith(email, oneTime);
+    const before = (await (await me(first)).json()).result.data.json;
+    expect(before.user.must_change_password).toBe(true);
+
+    // A wrong current password is a 422 naming the field; nothing changes.
+    const wrong = await call("account.changePassword", first, {
+      current_password: "not-it-at-all",
+      new_password: "a-brand-new-password",
+    });
+    expect(wrong.status).toBe(422);
+    expect((await wrong.json()).error.json.data.issues).toEqual([
+      expect.objectContaining({ loc: ["current_password"] }),
+    ]);
+    // Too short, or the same again: refused by the input schema (tRPC's 400), never a 500.
+    for (const new_password of ["short", oneTime]) {
+      const bad = await call("account.changePassword", first, {
+        current_password: oneTime,
+        new_password,
+      });
+      expect(bad.status, new_password).toBe(400);
+    }
+    expect((await me(second)).status).toBe(200);
+
+    const changed = await call("account.changePassword", first, {
+      current_password: oneTime,
+      new_password: "a-brand-new-password",
+    });
+    expect(changed.status, await changed.clone().text()).toBe(200);
+    expect((await changed.json()).result.data.json).toEqual({ ended_sessions: 1 });
+
+    expect((await me(second)).status).toBe(401);
+    const after = await me(first);
+    expect(after.status).toBe(200);
+    expect((await after.json()).result.data.json.user.must_change_password).toBe(false);
+    expect(signedIn(await signInAttempt(email, oneTime))).toBe(false);
+    await signInWith(email, "a-brand-new-password");
+
+    const audit = await testDb().auditEvent.findFirst({
+      where: { action: "user.change_password", workspaceId: tenant.workspaceId },
+    });
+    expect(audit?.data).toEqual({ ended_sessions: 1, one_time: true });
+    expect(JSON.stringify(audit)).not.toContain("a-brand-new-password");
+  });
+
+  it("an account not made with a one-time password is not asked to change it", async () => {
+    const cookie = await signInAs(tenant.userIds.editor);
+    const body = (await (await me(cookie)).json()).result.data.json;
+    expect(body.user.must_change_password).toBe(false);
+  });
+});

@@ -64,26 +64,29 @@ test("no page scrolls sideways at 390 px", async ({ page }) => {
 
 test("the navigation collapses behind a menu button usable by keyboard", async ({ page }) => {
   await signIn(page, state.admin);
+  // The list connects its live updates once the page is interactive (hydrated).
+  await expect(page.getByText("Updating live")).toBeVisible();
   const menu = page.getByRole("button", { name: "Menu" });
   await expect(menu).toHaveAttribute("aria-expanded", "false");
-  await expect(page.getByRole("link", { name: "Settings" })).toBeHidden();
+  const nav = page.getByRole("navigation", { name: "Main" });
+  // Exact: deployments named settings-… are links on the same page.
+  await expect(nav.getByRole("link", { name: "Settings", exact: true })).toBeHidden();
 
   await menu.focus();
   await page.keyboard.press("Enter");
   await expect(menu).toHaveAttribute("aria-expanded", "true");
-  const nav = page.getByRole("navigation", { name: "Main" });
   // Opening moves focus to the first section; Escape closes and returns it to the button.
-  await expect(nav.getByRole("link", { name: "Deployments" })).toBeFocused();
+  await expect(nav.getByRole("link", { name: "Deployments", exact: true })).toBeFocused();
   await page.keyboard.press("Escape");
   await expect(menu).toHaveAttribute("aria-expanded", "false");
   await expect(menu).toBeFocused();
 
   await page.keyboard.press("Enter");
-  await expect(nav.getByRole("link", { name: "Deployments" })).toBeFocused();
+  await expect(nav.getByRole("link", { name: "Deployments", exact: true })).toBeFocused();
   // Tab through the sections before it (their number grows as pages are added).
   const before = (await nav.getByRole("link").allTextContents()).indexOf("Settings");
   for (let i = 0; i < before; i++) await page.keyboard.press("Tab");
-  await expect(nav.getByRole("link", { name: "Settings" })).toBeFocused();
+  await expect(nav.getByRole("link", { name: "Settings", exact: true })).toBeFocused();
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/settings\/api-keys$/);
   await expect(menu).toHaveAttribute("aria-expanded", "false");

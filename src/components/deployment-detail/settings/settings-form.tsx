@@ -5,6 +5,7 @@ import { FormProvider, useForm, useWatch, type FieldPath } from "react-hook-form
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { formResolver } from "@/components/ui/form-resolver";
+import { useHydrated } from "@/components/ui/use-hydrated";
 import { useTRPC } from "@/trpc/react";
 import { ChangeNotice } from "../change-notice";
 import { UnsavedChangesGuard } from "../unsaved-changes";
@@ -30,6 +31,7 @@ import {
 
 export function SettingsForm({ baseline, canEdit, onSaved, onReload }: DeploymentEditorProps) {
   const d = baseline.deployment;
+  const hydrated = useHydrated();
   const form = useForm<SettingsValues>({
     resolver: formResolver(settingsSchemaFor(d)),
     defaultValues: toFormValues(d),
@@ -55,7 +57,7 @@ export function SettingsForm({ baseline, canEdit, onSaved, onReload }: Deploymen
   return (
     <FormProvider {...form}>
       <form onSubmit={submit} noValidate aria-label="Deployment settings" className="space-y-6">
-        <fieldset disabled={!canEdit} className="space-y-6">
+        <fieldset disabled={!canEdit || !hydrated} className="space-y-6">
           <FixedFields deployment={d} />
           <Card>
             <CardHeader

@@ -93,7 +93,7 @@ export async function claimWork(
       }
       const left = deadline - Date.now();
       if (left <= 0 || signal?.aborted) return { work: null };
-      await events.wait(left, signal);
+      await events.next(left, signal);
     }
   } finally {
     events.close();

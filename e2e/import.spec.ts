@@ -66,9 +66,9 @@ test("import a repository through the wizard and land on the new deployment", as
   await expect(page.getByText("Name must be a DNS label")).toBeVisible();
   await page.getByLabel("Deployment name").fill("eval-harness");
   await expect(page.getByText("eval-harness is available")).toBeVisible();
-  await page.getByLabel("Min replicas").fill("3");
+  await page.getByLabel("Minimum replicas").fill("3");
   await expect(page.getByText("Maximum replicas must be at least the minimum (3)")).toBeVisible();
-  await page.getByLabel("Min replicas").fill("1");
+  await page.getByLabel("Minimum replicas").fill("1");
   await page.getByRole("button", { name: "Paste .env" }).click();
   await page
     .getByLabel("Paste .env lines")

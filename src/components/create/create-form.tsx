@@ -28,7 +28,7 @@ import {
   type CreateKind,
   type CreateValues,
 } from "./create-model";
-import { ResourceInputs } from "./resource-inputs";
+import { ResourceInputs } from "@/components/deployment-form/resource-inputs";
 import { useUploadSource } from "./use-upload-source";
 
 const typeLabels = { dev_free: "Development (free)", dev: "Development", prod: "Production" };

@@ -4,6 +4,11 @@ import type { Actor } from "@/server/auth/actor";
 import { actorFromSession } from "@/server/auth/session-actor";
 import { refuseListenerToken } from "@/server/auth/listener-tokens";
 import { getDb, type Db } from "@/server/db";
+import { forbidden } from "@/server/errors";
+
+/** Said to a session still on a one-time password wherever it may not go yet. */
+export const ONE_TIME_PASSWORD =
+  "Choose your own password first: you signed in with a one-time password.";
 
 /** What every request carries into the services, whichever door it came through. */
 export interface RequestContext {
@@ -39,6 +44,8 @@ export async function createRestContext(
   const actor = key
     ? await actorFromApiKey(db, key, headers.get("x-tenant-id"))
     : await sessionActor(db);
+  // The REST routes have no password change: a one-time password opens the dashboard form only.
+  if (actor?.mustChangePassword) throw forbidden(ONE_TIME_PASSWORD);
   return { db, requestId, actor: withRequestId(actor, requestId) };
 }
 

@@ -63,6 +63,17 @@ describe("account.changePassword", () => {
     }
     expect((await me(second)).status).toBe(200);
 
+    // Until then the session opens nothing else, through either door.
+    const list = await fetch(
+      `${base()}/api/trpc/deployments.list?input=${encodeURIComponent(JSON.stringify({ json: {} }))}`,
+      { headers: { cookie: first } },
+    );
+    expect(list.status).toBe(403);
+    expect((await list.json()).error.json.message).toContain("one-time password");
+    const rest = await fetch(`${base()}/v2/deployments`, { headers: { cookie: first } });
+    expect(rest.status).toBe(403);
+    expect((await rest.json()).detail).toContain("one-time password");
+
     const changed = await call("account.changePassword", first, {
       current_password: oneTime,
       new_password: "a-brand-new-password",
@@ -74,6 +85,8 @@ describe("account.changePassword", () => {
     const after = await me(first);
     expect(after.status).toBe(200);
     expect((await after.json()).result.data.json.user.must_change_password).toBe(false);
+    const listAfter = await fetch(`${base()}/v2/deployments`, { headers: { cookie: first } });
+    expect(listAfter.status).toBe(200);
     expect(signedIn(await signInAttempt(email, oneTime))).toBe(false);
     await signInWith(email, "a-brand-new-password");
 

@@ -2,7 +2,7 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import { ZodError } from "zod";
 import { requireOrgRole, type Actor } from "@/server/auth/actor";
-import type { RequestContext } from "@/server/context";
+import { ONE_TIME_PASSWORD, type RequestContext } from "@/server/context";
 import { issueWords } from "@/schemas/field-words";
 import { AppError, errorTable, isDatabaseUnavailable } from "@/server/errors";
 import { describeError, log } from "@/server/log";
@@ -63,10 +63,20 @@ const refuseBadInput = t.middleware(async ({ getRawInput, next }) => {
 
 export const publicProcedure = t.procedure.use(mapErrors).use(refuseBadInput);
 
-/** Signed in, acting in a workspace: the services check the role each operation needs. */
-export const workspaceProcedure = publicProcedure.use(({ ctx, next }) => {
+/**
+ * Signed in, even on a one-time password: only what the forced password change needs (who am I,
+ * change my password).
+ */
+export const signedInProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.actor) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in to continue" });
   return next({ ctx: { ...ctx, actor: ctx.actor as Actor } });
+});
+
+/** Signed in, acting in a workspace: the services check the role each operation needs. */
+export const workspaceProcedure = signedInProcedure.use(({ ctx, next }) => {
+  if (ctx.actor.mustChangePassword)
+    throw new TRPCError({ code: "FORBIDDEN", message: ONE_TIME_PASSWORD });
+  return next();
 });
 
 /** Organization resources (providers, integrations) are changed by organization admins only. */

@@ -13,6 +13,8 @@ export interface Actor {
   orgRole: OrgRole;
   /** The dashboard session (browser) making the request, for signed-in users. */
   sessionId?: string;
+  /** A signed-in user still on an admin's one-time password: may only replace it. */
+  mustChangePassword?: boolean;
   requestId?: string;
 }
 

@@ -15,6 +15,7 @@ export async function actorFromSession(
       ...(session.workspaceId ? { workspaceId: session.workspaceId } : {}),
     },
     include: {
+      user: { select: { mustChangePassword: true } },
       workspace: {
         select: {
           organizationId: true,
@@ -36,5 +37,6 @@ export async function actorFromSession(
     role: membership.role,
     orgRole: membership.workspace.organization.members[0]?.role ?? "member",
     ...(session.sessionId ? { sessionId: session.sessionId } : {}),
+    ...(membership.user.mustChangePassword ? { mustChangePassword: true } : {}),
   };
 }

@@ -1,10 +1,10 @@
 import { changedPassword, changePasswordInput } from "@/schemas/account";
 import { changePassword } from "@/server/services/account";
-import { createRouter, workspaceProcedure } from "../trpc";
+import { createRouter, signedInProcedure } from "../trpc";
 
 export const accountRouter = createRouter({
   /** The signed-in user's new password; their other sessions end. */
-  changePassword: workspaceProcedure
+  changePassword: signedInProcedure
     .input(changePasswordInput)
     .output(changedPassword)
     .mutation(({ ctx, input }) => changePassword(ctx.db, ctx.actor, input)),

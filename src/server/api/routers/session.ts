@@ -3,10 +3,10 @@ import { sessionMe } from "@/schemas/session";
 import { browserSession, sessionIdInput } from "@/schemas/sessions";
 import { getSessionMe } from "@/server/services/session";
 import { listMySessions, revokeMySession } from "@/server/services/sessions";
-import { createRouter, workspaceProcedure } from "../trpc";
+import { createRouter, signedInProcedure, workspaceProcedure } from "../trpc";
 
 export const sessionRouter = createRouter({
-  me: workspaceProcedure.output(sessionMe).query(({ ctx }) => getSessionMe(ctx.db, ctx.actor)),
+  me: signedInProcedure.output(sessionMe).query(({ ctx }) => getSessionMe(ctx.db, ctx.actor)),
   /** The signed-in user's live browser sessions, most recently seen first. */
   list: workspaceProcedure
     .output(z.array(browserSession))

@@ -1,6 +1,8 @@
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { DescriptionList, Mono } from "@/components/ui/description-list";
+import { IdChip } from "@/components/ui/id-chip";
 import type { Deployment } from "@/schemas/deployments";
+import { ListenerName } from "./listener-name";
 
 const text = (v: string | null) => (v ? <Mono>{v}</Mono> : null);
 const yesNo = (v: boolean | null) => (v === null ? null : v ? "Yes" : "No");
@@ -25,9 +27,14 @@ export function SourceCard({ deployment: d }: { deployment: Deployment }) {
     { label: "Build command", value: text(c.build_command) },
     {
       label: "Integration",
-      value: c.integration_id ? <Mono>{c.integration_id.slice(0, 8)}</Mono> : null,
+      value: c.integration_id ? (
+        <IdChip id={c.integration_id} label="integration ID" href="/settings/integrations" />
+      ) : null,
     },
-    { label: "Reconciled by", value: c.listener_id ? "Remote listener" : "Hangar" },
+    {
+      label: "Reconciled by",
+      value: c.listener_id ? <ListenerName listenerId={c.listener_id} /> : "Hangar",
+    },
   ].filter((item) => item.value !== null);
   return (
     <Card>

@@ -1,11 +1,21 @@
 "use client";
 
 import { Search } from "lucide-react";
-import { CommandPalette, useCommandPalette } from "./command-palette";
+import dynamic from "next/dynamic";
+import { useState } from "react";
+import { useCommandPalette } from "./use-command-palette";
+
+// The palette's code loads on first use, not with every page's header.
+const CommandPalette = dynamic(() => import("./command-palette").then((m) => m.CommandPalette), {
+  ssr: false,
+});
 
 /** The header's search button; Ctrl+K or "/" open the same palette from anywhere. */
 export function PaletteButton() {
   const { open, setOpen } = useCommandPalette();
+  // Once opened it stays mounted, so closing returns focus as the dialog does.
+  const [used, setUsed] = useState(false);
+  if (open && !used) setUsed(true);
   return (
     <>
       <button
@@ -23,7 +33,7 @@ export function PaletteButton() {
           Ctrl K
         </kbd>
       </button>
-      <CommandPalette open={open} onClose={() => setOpen(false)} />
+      {used && <CommandPalette open={open} onClose={() => setOpen(false)} />}
     </>
   );
 }

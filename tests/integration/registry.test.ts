@@ -62,7 +62,7 @@ async function pushToken(deploymentId: string) {
 }
 
 /** skopeo copy of the layout to `image`, logged in as the deploy client is. */
-function push(image: string, token: string) {
+function push(image: string, token: string, from: { dir: string } = layout) {
   const result = spawnSync(
     "skopeo",
     [
@@ -71,7 +71,7 @@ function push(image: string, token: string) {
       "--dest-tls-verify=false",
       "--dest-creds",
       `oauth2accesstoken:${token}`,
-      `oci:${layout.dir}:v1`,
+      `oci:${from.dir}:v1`,
       `docker://${image}`,
     ],
     { encoding: "utf8", timeout: 60_000 },
@@ -169,6 +169,51 @@ describe("image deploys through Hangar's registry", () => {
       },
     });
     expect(expired.status).toBe(401);
+  });
+
+  it("a re-pushed tag deploys the new image; a redeploy keeps the digest it restores", async () => {
+    const mine = await createImageDeployment(`repushed-${Date.now().toString(36)}`);
+    const { token, registry_url } = await pushToken(mine.id);
+    const image = `${registry_url}/${mine.name}:v1`;
+    const deploy = async () => {
+      const patched = await api(`/v2/deployments/${mine.id}`, {
+        key: tenant.keys.editor,
+        method: "PATCH",
+        body: { source_revision_config: { image_uri: image } },
+      });
+      expect(patched.status, patched.text).toBe(200);
+      return waitForRevision(patched.body.latest_revision_id, undefined, { timeoutMs: 30_000 });
+    };
+    expect(push(image, token).ok).toBe(true);
+    const first = await deploy();
+    expect(first.imageDigest).toBe(layout.digest);
+
+    const second = writeOciLayout("v1", `agent, rebuilt ${Date.now()}`);
+    try {
+      const repushed = push(image, token, second);
+      expect(repushed.ok, repushed.output).toBe(true);
+      const latest = await deploy();
+      expect(latest.status, latest.statusMessage ?? "").toBe("DEPLOYED");
+      expect(latest.imageDigest).toBe(second.digest);
+      expect(second.digest).not.toBe(layout.digest);
+
+      // Rolling back to the first revision deploys what it deployed, not what v1 names now.
+      const redeployed = await api(`/v2/deployments/${mine.id}/revisions/${first.id}/redeploy`, {
+        key: tenant.keys.editor,
+        method: "POST",
+      });
+      expect(redeployed.status, redeployed.text).toBe(200);
+      const restored = await waitForRevision(redeployed.body.latest_revision_id, undefined, {
+        timeoutMs: 30_000,
+      });
+      expect(restored.status, restored.statusMessage ?? "").toBe("DEPLOYED");
+      expect(restored.imageDigest).toBe(layout.digest);
+      expect(restored.imageRef).toBe(
+        `${registry.host}/${tenant.workspaceId}/${mine.name}@${layout.digest}`,
+      );
+    } finally {
+      rmSync(second.dir, { recursive: true, force: true });
+    }
   });
 
   it("answers push-token only for image deployments of the caller's workspace", async () => {

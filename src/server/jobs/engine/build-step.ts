@@ -46,13 +46,17 @@ export function buildPlanOf(revision: EngineRevision): BuildPlan {
 
 /**
  * An image in Hangar's registry is pinned to the digest its tag names now, so a re-pushed tag
- * deploys what was pushed when the revision was cut; other images run as named.
+ * deploys what was pushed when the revision was cut; a redeploy keeps the digest it restores
+ * (`known`). Other images run as named.
  */
-async function pinnedImage(image: string): Promise<{ imageRef: string; imageDigest?: string }> {
+async function pinnedImage(
+  image: string,
+  known: string | null,
+): Promise<{ imageRef: string; imageDigest?: string }> {
   const config = registryConfig();
   const inRegistry = config ? registryImageOf(config, image) : null;
   if (!config || !inRegistry) return { imageRef: image };
-  const digest = await manifestDigest(config, inRegistry);
+  const digest = known ?? (await manifestDigest(config, inRegistry));
   return {
     imageRef: `${config.host}/${inRegistry.repository}@${digest}`,
     imageDigest: digest,
@@ -88,7 +92,7 @@ export async function startBuild(ctx: EngineContext, revision: EngineRevision): 
     }
     let pinned;
     try {
-      pinned = await pinnedImage(image);
+      pinned = await pinnedImage(image, revision.imageDigest);
     } catch (error) {
       if (!(error instanceof RegistryLookupError)) throw error;
       await advance(ctx, revision.id, {

@@ -11,6 +11,8 @@ export interface RevisionSnapshot {
   sourceConfig: SourceConfig;
   sourceRevisionConfig: SourceRevisionConfig;
   secrets: StoredSecret[];
+  /** A redeploy of an image in Hangar's registry keeps the digest its revision deployed. */
+  imageDigest?: string | null;
 }
 
 /**
@@ -41,6 +43,7 @@ export async function cutRevision(tx: DbClient, deploymentId: string, snapshot: 
       // A redeploy keeps the commit it restores; a new config has none until it is built.
       sourceRevisionConfig: asJson(snapshot.sourceRevisionConfig),
       secretsEncrypted: asJson(snapshot.secrets),
+      imageDigest: snapshot.imageDigest ?? null,
     },
   });
   await tx.deployment.update({

@@ -121,6 +121,8 @@ export async function redeployRevision(
       sourceConfig,
       sourceRevisionConfig,
       secrets,
+      // The same image as then, not what its tag names now.
+      imageDigest: target.imageDigest,
     });
     await recordAudit(tx, actor, {
       action: "deployment.redeploy",

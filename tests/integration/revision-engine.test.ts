@@ -100,16 +100,20 @@ describe("several revisions of one deployment", () => {
   it("skips the middle of three quick patches and deploys the newest", async () => {
     const created = await createDeployment(tenant.keys.editor);
     await waitForRevision(created.latest_revision_id, ["DEPLOYED"]);
-    // Revision 2 is held at its deploy step, so 3 and 4 both exist before 3 could be admitted
-    // (one revision in flight per deployment): the newest wins, whatever the worker's speed.
+    // Revision 2 waits at its deploy step before 3 and 4 are cut, so both exist before 3 could
+    // be admitted (one revision in flight per deployment): the newest wins, whatever the
+    // worker's speed. (Cut 3 while 2 is still before its build and 2 is the one skipped.)
     const hold = { step: "deploy", name: created.name } as const;
     await engineGate().hold(hold);
+    const patch = (tag: string) =>
+      patchOk(tenant.keys.editor, created.id, {
+        source_revision_config: { image_uri: `registry.example/app:${tag}` },
+      });
     try {
-      for (const tag of ["a", "b", "c"]) {
-        await patchOk(tenant.keys.editor, created.id, {
-          source_revision_config: { image_uri: `registry.example/app:${tag}` },
-        });
-      }
+      await patch("a");
+      await engineGate().waitUntilHeld(hold);
+      await patch("b");
+      await patch("c");
     } finally {
       await engineGate().release(hold);
     }
@@ -121,7 +125,7 @@ describe("several revisions of one deployment", () => {
       status: "SKIPPED",
       statusMessage: expect.stringMatching(/^Superseded by revision 4/),
     });
-    expect(["SKIPPED", "DEPLOYED"]).toContain((await waitForRevision(second!.id)).status);
+    expect((await waitForRevision(second!.id)).status).toBe("DEPLOYED");
     expect(last.imageRef).toBe("registry.example/app:c");
     const deployment = await getDeployment(created.id);
     expect(deployment.body).toMatchObject({ status: "READY", active_revision_id: fourth!.id });

@@ -1,14 +1,10 @@
 import { auth } from "@/server/auth/nextauth";
 import { actorFromApiKey } from "@/server/auth/api-keys";
-import type { Actor } from "@/server/auth/actor";
+import { ONE_TIME_PASSWORD, type Actor } from "@/server/auth/actor";
 import { actorFromSession } from "@/server/auth/session-actor";
 import { refuseListenerToken } from "@/server/auth/listener-tokens";
 import { getDb, type Db } from "@/server/db";
 import { forbidden } from "@/server/errors";
-
-/** Said to a session still on a one-time password wherever it may not go yet. */
-export const ONE_TIME_PASSWORD =
-  "Choose your own password first: you signed in with a one-time password.";
 
 /** What every request carries into the services, whichever door it came through. */
 export interface RequestContext {

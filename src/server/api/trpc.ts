@@ -1,8 +1,8 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import { ZodError } from "zod";
-import { requireOrgRole, type Actor } from "@/server/auth/actor";
-import { ONE_TIME_PASSWORD, type RequestContext } from "@/server/context";
+import { ONE_TIME_PASSWORD, requireOrgRole, type Actor } from "@/server/auth/actor";
+import type { RequestContext } from "@/server/context";
 import { issueWords } from "@/schemas/field-words";
 import { AppError, errorTable, isDatabaseUnavailable } from "@/server/errors";
 import { describeError, log } from "@/server/log";

@@ -1,11 +1,11 @@
 import type { OrgRole, Role } from "@/generated/prisma/enums";
 import { AppError } from "@/server/errors";
 
-/** Who is calling, in which workspace, with which role: produced by API keys and sessions alike. */
 /** Said to a session still on a one-time password wherever it may not go yet. */
 export const ONE_TIME_PASSWORD =
   "Choose your own password first: you signed in with a one-time password.";
 
+/** Who is calling, in which workspace, with which role: produced by API keys and sessions alike. */
 export interface Actor {
   kind: "api_key" | "user";
   userId: string | null;

@@ -5,16 +5,14 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useForm, type FieldPath } from "react-hook-form";
 import { ChoiceList } from "@/components/import/choice-list";
-import { NameAvailability, useNameAvailability } from "@/components/import/name-availability";
+import { NameAndTypeFields } from "@/components/deployment-form/name-and-type-fields";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { formResolver } from "@/components/ui/form-resolver";
 import { Input } from "@/components/ui/input";
-import { Select } from "@/components/ui/select";
 import { toast } from "@/components/ui/toast";
-import { deploymentTypes } from "@/schemas/deployments";
 import { apiFailure, issuesByPath } from "@/trpc/errors";
 import { useTRPC } from "@/trpc/react";
 import type { Archive } from "./archive";
@@ -31,8 +29,6 @@ import {
 import { ResourceInputs } from "@/components/deployment-form/resource-inputs";
 import { useUploadSource } from "./use-upload-source";
 
-const typeLabels = { dev_free: "Development (free)", dev: "Development", prod: "Production" };
-
 /** One form for the image, template and upload sources: name, source, resources, create. */
 export function CreateForm({ kind, mode }: { kind: CreateKind; mode: "managed" | "self_hosted" }) {
   const trpc = useTRPC();
@@ -45,8 +41,6 @@ export function CreateForm({ kind, mode }: { kind: CreateKind; mode: "managed" |
     defaultValues: createDefaults(kind),
   });
   const { errors, isSubmitting } = form.formState;
-  const name = form.watch("name");
-  const availability = useNameAvailability(name);
   const templates = useQuery({
     ...trpc.deployments.templates.queryOptions(),
     enabled: kind === "template",
@@ -87,11 +81,6 @@ export function CreateForm({ kind, mode }: { kind: CreateKind; mode: "managed" |
     await upload(id, values, archive!);
   });
 
-  const nameError =
-    errors.name?.message ??
-    (availability.available === false
-      ? `A deployment named ${name} already exists in this workspace`
-      : undefined);
   const busy = isSubmitting || create.isPending;
 
   return (
@@ -100,47 +89,7 @@ export function CreateForm({ kind, mode }: { kind: CreateKind; mode: "managed" |
       <Card>
         <CardHeader title="Deployment" />
         <CardBody className="grid gap-5 sm:grid-cols-2">
-          <FormField
-            id="deployment-name"
-            label="Deployment name"
-            hint="Lowercase letters, digits and '-'; used in URLs."
-            error={nameError}
-          >
-            {(aria) => (
-              <div className="space-y-1.5">
-                <Input
-                  {...aria}
-                  aria-describedby={[aria["aria-describedby"], "deployment-name-status"]
-                    .filter(Boolean)
-                    .join(" ")}
-                  autoComplete="off"
-                  className="font-mono"
-                  {...form.register("name")}
-                />
-                <NameAvailability name={name} state={availability} />
-              </div>
-            )}
-          </FormField>
-          <FormField
-            id="deployment-type"
-            label="Deployment type"
-            hint="Cannot be changed later."
-            error={errors.deployment_type?.message}
-          >
-            {(aria) => (
-              <Select
-                {...aria}
-                className="w-full"
-                {...form.register("deployment_type", { deps: ["resource_spec.min_scale"] })}
-              >
-                {deploymentTypes.map((t) => (
-                  <option key={t} value={t}>
-                    {typeLabels[t]}
-                  </option>
-                ))}
-              </Select>
-            )}
-          </FormField>
+          <NameAndTypeFields form={form} />
         </CardBody>
       </Card>
       <Card>

@@ -1,5 +1,6 @@
 "use client";
 
+import { NameAndTypeFields, takenMessage } from "@/components/deployment-form/name-and-type-fields";
 import { Alert } from "@/components/ui/alert";
 import { CheckboxField } from "@/components/ui/checkbox";
 import { FormField } from "@/components/ui/form-field";
@@ -9,21 +10,15 @@ import { useEffect } from "react";
 import { useForm } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { Select } from "@/components/ui/select";
-import { deploymentTypes } from "@/schemas/deployments";
 import { useTRPC } from "@/trpc/react";
-import { NameAvailability, useNameAvailability } from "./name-availability";
 import { ResourcesFields } from "./resources-fields";
 import { SecretsEditor } from "./secrets-editor";
-import { configureSchema, deploymentTypeLabels, type ConfigureValues } from "./wizard-model";
+import { configureSchema, type ConfigureValues } from "./wizard-model";
 
 export interface StepErrors {
   fields: Record<string, string>;
   message?: string;
 }
-
-const takenMessage = (name: string) =>
-  `A deployment named ${name} already exists in this workspace`;
 
 /** Step 3: the deployment's settings, validated as the user types with the API's schemas. */
 export function ConfigureStep({
@@ -45,8 +40,6 @@ export function ConfigureStep({
     defaultValues: values,
   });
   const { errors, isSubmitting } = form.formState;
-  const name = form.watch("name");
-  const availability = useNameAvailability(name);
 
   // Errors the API gave on create belong to these fields: show them where they are typed.
   useEffect(() => {
@@ -64,54 +57,11 @@ export function ConfigureStep({
     onNext(v);
   });
 
-  const nameError =
-    errors.name?.message ?? (availability.available === false ? takenMessage(name) : undefined);
-
   return (
     <form noValidate onSubmit={submit} aria-label="Configure the deployment" className="space-y-6">
       {serverErrors?.message && <Alert>{serverErrors.message}</Alert>}
       <div className="grid gap-5 sm:grid-cols-2">
-        <FormField
-          id="deployment-name"
-          label="Deployment name"
-          hint="Lowercase letters, digits and '-'; used in URLs."
-          error={nameError}
-        >
-          {(aria) => (
-            <div className="space-y-1.5">
-              <Input
-                {...aria}
-                aria-describedby={[aria["aria-describedby"], "deployment-name-status"]
-                  .filter(Boolean)
-                  .join(" ")}
-                autoComplete="off"
-                className="font-mono"
-                {...form.register("name")}
-              />
-              <NameAvailability name={name} state={availability} />
-            </div>
-          )}
-        </FormField>
-        <FormField
-          id="deployment-type"
-          label="Deployment type"
-          hint="Cannot be changed later."
-          error={errors.deployment_type?.message}
-        >
-          {(aria) => (
-            <Select
-              {...aria}
-              className="w-full"
-              {...form.register("deployment_type", { deps: ["resource_spec.min_scale"] })}
-            >
-              {deploymentTypes.map((t) => (
-                <option key={t} value={t}>
-                  {deploymentTypeLabels[t]}
-                </option>
-              ))}
-            </Select>
-          )}
-        </FormField>
+        <NameAndTypeFields form={form} />
         <FormField
           id="repo-ref"
           label="Branch"

@@ -102,8 +102,4 @@ export function configureFieldFor(path: string): keyof ConfigureValues | string 
   return null;
 }
 
-export const deploymentTypeLabels: Record<ConfigureValues["deployment_type"], string> = {
-  dev_free: "Development (free)",
-  dev: "Development",
-  prod: "Production",
-};
+export { deploymentTypeLabels } from "@/components/deployment-form/name-and-type-fields";

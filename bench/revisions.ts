@@ -27,7 +27,7 @@ process.env.HANGAR_ENCRYPTION_KEY ??= testSecrets.HANGAR_ENCRYPTION_KEY;
 // Imported once the environment is set: it is parsed on first import.
 const { createDb } = await import("../src/server/db");
 const { createDeployment } = await import("../src/server/services/deployments/create");
-const { ensureQueues } = await import("../src/server/services/revisions/queue");
+const { ensureQueues, jobWake, QUEUES } = await import("../src/server/services/revisions/queue");
 
 const TICKS = 100; // /proc's clock ticks per second on Linux
 /** CPU seconds (user + system) a process has used so far, 0 once it is gone. */
@@ -38,6 +38,13 @@ function cpuSeconds(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/** CPU seconds the whole machine has spent busy (all cores) so far. */
+function machineBusySeconds(): number {
+  const [, ...fields] = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/);
+  const ticks = fields.slice(0, 8).map(Number); // user nice system idle iowait irq softirq steal
+  return (ticks.reduce((a, b) => a + b, 0) - ticks[3]! - ticks[4]!) / TICKS;
 }
 
 async function seed(db: Db, round: string, count: number) {
@@ -78,6 +85,10 @@ interface Round {
   jobRunMs: number;
   retries: number;
   jobs: number;
+  /** Worker and database CPU per revision, milliseconds. */
+  cpuMsPerRevision: number;
+  /** Cores other processes (other engineers' builds, this benchmark's sampling) kept busy. */
+  othersCpu: number;
 }
 
 async function run(db: Db, url: string, workerCount: number, latencyMs: number): Promise<Round> {
@@ -108,9 +119,12 @@ async function run(db: Db, url: string, workerCount: number, latencyMs: number):
     database: new Map(backends.map((pid) => [pid, cpuSeconds(pid)])),
   };
   const samples = { n: 0, active: 0, lockWaits: 0, inTransaction: 0 };
+  const machineBefore = machineBusySeconds();
 
   const started = performance.now();
   await db.$executeRaw`UPDATE pgboss.job SET start_after = now() WHERE state = 'created'`;
+  // Released jobs wake the workers as a job sent by the web server does.
+  await jobWake.notify(db, QUEUES.revisionStep);
   for (;;) {
     const [state] = await db.$queryRaw<
       { deployed: number; failed: number; active: number; locks: number; inTransaction: number }[]
@@ -135,6 +149,7 @@ async function run(db: Db, url: string, workerCount: number, latencyMs: number):
       SELECT pid FROM pg_stat_activity WHERE datname = current_database()`
   ).map((r) => r.pid);
   const workersAfter = cpu(workerPids);
+  const machineBusy = machineBusySeconds() - machineBefore;
   // A backend opened during the round counts whole; one that ended during it is not seen.
   const databaseCpu = backendsNow.reduce(
     (sum, pid) => sum + cpuSeconds(pid) - (before.database.get(pid) ?? 0),
@@ -148,7 +163,10 @@ async function run(db: Db, url: string, workerCount: number, latencyMs: number):
            coalesce(sum(retry_count), 0)::int AS retries, count(*)::int AS count
     FROM pgboss.job WHERE name = 'revision-step' AND data->>'revisionId' = ANY(${revisionIds})`;
   await Promise.all(workers.map((w) => w.stop()));
+  const ours = workersAfter - before.workers + databaseCpu;
   return {
+    cpuMsPerRevision: (ours * 1000) / revisionIds.length,
+    othersCpu: Math.max(0, machineBusy - ours) / seconds,
     perMinute: revisionIds.length / (seconds / 60),
     seconds,
     workerCpu: (workersAfter - before.workers) / seconds,
@@ -189,11 +207,22 @@ for (const open of selectedDatabases("hangar_bench_revisions")) {
           r.active.toFixed(1),
           r.lockWaits.toFixed(2),
           r.inTransaction.toFixed(1),
+          r.cpuMsPerRevision.toFixed(1),
+          r.othersCpu.toFixed(2),
           `${r.jobWaitMs.toFixed(0)} / ${r.jobRunMs.toFixed(0)}`,
           `${r.jobs} / ${r.retries}`,
         ]);
+      // What the machine allows: the cores others left free, spent at one worker's CPU per revision.
+      const cores = os.cpus().length;
+      const free = Math.max(0, cores - two.othersCpu);
+      const ceiling = (free * 60_000) / one.cpuMsPerRevision;
       console.log(
-        `${database.label}, ${drivers}: 2 workers / 1 = ${(two.perMinute / one.perMinute).toFixed(2)}`,
+        `${database.label}, ${drivers}: 2 workers / 1 = ${(two.perMinute / one.perMinute).toFixed(2)}.` +
+          ` One worker used ${one.workerCpu.toFixed(2)} (its event loop: one core at most) + ${one.databaseCpu.toFixed(2)} database` +
+          ` = ${(one.workerCpu + one.databaseCpu).toFixed(2)} cores, ${one.cpuMsPerRevision.toFixed(1)} ms of CPU per revision;` +
+          ` ${cores} cores less ${two.othersCpu.toFixed(2)} used by other processes during the two-worker round` +
+          ` = ${free.toFixed(2)} cores allow at most ${ceiling.toFixed(0)}/min = ${(ceiling / one.perMinute).toFixed(2)}× one worker` +
+          ` (two workers: ${two.cpuMsPerRevision.toFixed(1)} ms per revision, ${(two.workerCpu + two.databaseCpu).toFixed(2)} cores).`,
       );
     }
   } finally {
@@ -204,7 +233,7 @@ for (const open of selectedDatabases("hangar_bench_revisions")) {
 console.log(
   `\nrevisions: ${COUNT} per round, ${CONCURRENCY} concurrent steps per worker. CPU columns are cores` +
     ` used on average during the round (workers: the worker processes; database: the backends of` +
-    ` this database); active, lock waits and idle in transaction (waiting for the worker to send the next statement): backends of this database, sampled every ~50 ms\n`,
+    ` this database; others: the rest of the machine, from /proc/stat); CPU ms per revision: workers + database; active, lock waits and idle in transaction (waiting for the worker to send the next statement): backends of this database, sampled every ~50 ms\n`,
 );
 const header = [
   "database",
@@ -217,6 +246,8 @@ const header = [
   "active backends",
   "waiting on locks",
   "idle in transaction",
+  "CPU ms per revision",
+  "others' CPU",
   "step queued / running ms",
   "step jobs / retries",
 ];

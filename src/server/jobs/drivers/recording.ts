@@ -43,10 +43,7 @@ export function recordingDeployer(): DeployerDriver {
     runtime: "dry_run",
     async apply(objects) {
       return {
-        lines: [
-          ...objects.map((o) => `Rendered ${describe(o)}`),
-          DRY_RUN_MESSAGE,
-        ],
+        lines: [...objects.map((o) => `Rendered ${describe(o)}`), DRY_RUN_MESSAGE],
       };
     },
     async teardown(objects) {
@@ -54,4 +51,3 @@ export function recordingDeployer(): DeployerDriver {
     },
   };
 }
-

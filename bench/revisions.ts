@@ -222,7 +222,8 @@ for (const open of selectedDatabases("hangar_bench_revisions")) {
           ` = ${(one.workerCpu + one.databaseCpu).toFixed(2)} cores, ${one.cpuMsPerRevision.toFixed(1)} ms of CPU per revision;` +
           ` ${cores} cores less ${two.othersCpu.toFixed(2)} used by other processes during the two-worker round` +
           ` = ${free.toFixed(2)} cores allow at most ${ceiling.toFixed(0)}/min = ${(ceiling / one.perMinute).toFixed(2)}× one worker` +
-          ` (two workers: ${two.cpuMsPerRevision.toFixed(1)} ms per revision, ${(two.workerCpu + two.databaseCpu).toFixed(2)} cores).`,
+          `. Two workers: ${two.cpuMsPerRevision.toFixed(1)} ms per revision, ${(two.workerCpu + two.databaseCpu).toFixed(2)} cores;` +
+          ` with the others' ${two.othersCpu.toFixed(2)}, the machine was ${(((two.workerCpu + two.databaseCpu + two.othersCpu) / cores) * 100).toFixed(0)}% busy.`,
       );
     }
   } finally {

@@ -1,5 +1,6 @@
 import { PrismaPg } from "@prisma/adapter-pg";
-import { PrismaClient } from "@/generated/prisma/client";
+import pg from "pg";
+import { PrismaClient, type Prisma } from "@/generated/prisma/client";
 import { env } from "@/env";
 
 export type Db = PrismaClient;
@@ -9,8 +10,27 @@ export type DbClient = Omit<
   "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends"
 >;
 
+/** Each client's connection pool, shared with `readRows` below. */
+const pools = new WeakMap<object, pg.Pool>();
+
 export function createDb(url: string, poolSize = env.HANGAR_DB_POOL_SIZE): Db {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: poolSize }) });
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  pools.set(db, pool);
+  return db;
+}
+
+/**
+ * A read on the hottest paths (the deployment list), sent on the client's own pg pool past
+ * Prisma's raw-query layer, which costs about 0.4 ms of CPU per query over pg's own 0.2 (profiled
+ * under bench:list). Values are pg's: text stays text, so it suits queries whose columns are
+ * text or JSON built by PostgreSQL. Inside a transaction (no pool of its own) it is
+ * `$queryRawUnsafe` on that transaction.
+ */
+export async function readRows<T>(db: DbClient, sql: Prisma.Sql): Promise<T[]> {
+  const pool = pools.get(db);
+  if (!pool) return db.$queryRawUnsafe<T[]>(sql.text, ...sql.values);
+  return (await pool.query<T & pg.QueryResultRow>(sql.text, sql.values)).rows;
 }
 
 const globalForDb = globalThis as unknown as { hangarDb?: Db };

@@ -84,18 +84,41 @@ export const claimWorkBody = z
   .meta({ id: "ClaimListenerWork" });
 export type ClaimWorkInput = z.infer<typeof claimWorkBody>;
 
-export const listenerWork = z
+const kubernetesObjects = z.array(z.record(z.string(), z.unknown()));
+
+export const listenerApplyWork = z
   .object({
+    action: z.literal("apply"),
     revision_id: uuid,
     deployment_id: uuid,
     deployment_name: z.string(),
     revision_number: z.number().int(),
     namespace: z.string(),
     lease_expires_at: timestamp,
-    objects: z.array(z.record(z.string(), z.unknown())).meta({
+    objects: kubernetesObjects.meta({
       description: "The Kubernetes objects to apply, in order (server-side apply)",
     }),
   })
+  .meta({ id: "ListenerApplyWork" });
+export type ListenerApplyWork = z.infer<typeof listenerApplyWork>;
+
+export const listenerDeleteWork = z
+  .object({
+    action: z.literal("delete"),
+    deployment_id: uuid,
+    deployment_name: z.string(),
+    namespace: z.string(),
+    lease_expires_at: timestamp,
+    objects: kubernetesObjects.meta({
+      description:
+        "The objects any revision of the deployment applied, to delete (missing ones are fine); Namespaces are kept",
+    }),
+  })
+  .meta({ id: "ListenerDeleteWork" });
+export type ListenerDeleteWork = z.infer<typeof listenerDeleteWork>;
+
+export const listenerWork = z
+  .discriminatedUnion("action", [listenerApplyWork, listenerDeleteWork])
   .meta({ id: "ListenerWork" });
 export type ListenerWork = z.infer<typeof listenerWork>;
 
@@ -126,3 +149,26 @@ export const listenerReportAnswer = z
 export type ListenerReportAnswer = z.infer<typeof listenerReportAnswer>;
 
 export const listenerRevisionParams = z.object({ revision_id: uuid });
+
+export const listenerDeletionReportBody = z
+  .object({
+    replica_id: replicaId,
+    report_id: z.string().min(1).max(100),
+    status: z.enum(["DELETED", "DELETE_FAILED"]).optional(),
+    message: z.string().max(4096).optional(),
+    lines: z.array(z.string().max(4096)).max(500).default([]),
+  })
+  .meta({ id: "ListenerDeletionReport" });
+export type ListenerDeletionReportInput = z.infer<typeof listenerDeletionReportBody>;
+
+export const listenerDeletionAnswer = z
+  .object({
+    deployment_id: uuid,
+    status: z.enum(["AWAITING_DELETE", "DELETED"]),
+    lease_owner: z.string().nullable(),
+    lease_expires_at: timestamp.nullable(),
+  })
+  .meta({ id: "ListenerDeletionAnswer" });
+export type ListenerDeletionAnswer = z.infer<typeof listenerDeletionAnswer>;
+
+export const listenerDeploymentParams = z.object({ deployment_id: uuid });

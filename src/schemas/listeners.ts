@@ -126,15 +126,19 @@ export const claimWorkResponse = z
   .object({ work: listenerWork.nullable() })
   .meta({ id: "ListenerWorkAnswer" });
 
-export const listenerReportBody = z
-  .object({
+/** A report on leased work: without `status` it renews the lease; `report_id` makes it idempotent. */
+const reportOf = <const S extends readonly [string, ...string[]]>(statuses: S) =>
+  z.object({
     replica_id: replicaId,
     report_id: z.string().min(1).max(100),
-    status: z.enum(["DEPLOYED", "DEPLOY_FAILED"]).optional(),
+    status: z.enum(statuses).optional(),
     message: z.string().max(4096).optional(),
     lines: z.array(z.string().max(4096)).max(500).default([]),
-  })
-  .meta({ id: "ListenerReport" });
+  });
+
+export const listenerReportBody = reportOf(["DEPLOYED", "DEPLOY_FAILED"]).meta({
+  id: "ListenerReport",
+});
 export type ListenerReportInput = z.infer<typeof listenerReportBody>;
 
 export const listenerReportAnswer = z
@@ -150,15 +154,9 @@ export type ListenerReportAnswer = z.infer<typeof listenerReportAnswer>;
 
 export const listenerRevisionParams = z.object({ revision_id: uuid });
 
-export const listenerDeletionReportBody = z
-  .object({
-    replica_id: replicaId,
-    report_id: z.string().min(1).max(100),
-    status: z.enum(["DELETED", "DELETE_FAILED"]).optional(),
-    message: z.string().max(4096).optional(),
-    lines: z.array(z.string().max(4096)).max(500).default([]),
-  })
-  .meta({ id: "ListenerDeletionReport" });
+export const listenerDeletionReportBody = reportOf(["DELETED", "DELETE_FAILED"]).meta({
+  id: "ListenerDeletionReport",
+});
 export type ListenerDeletionReportInput = z.infer<typeof listenerDeletionReportBody>;
 
 export const listenerDeletionAnswer = z

@@ -141,14 +141,11 @@ export const listenerReportBody = reportOf(["DEPLOYED", "DEPLOY_FAILED"]).meta({
 });
 export type ListenerReportInput = z.infer<typeof listenerReportBody>;
 
+/** Who holds the work's lease after a report, and until when (null once it is done). */
+const leaseState = { lease_owner: z.string().nullable(), lease_expires_at: timestamp.nullable() };
+
 export const listenerReportAnswer = z
-  .object({
-    revision_id: uuid,
-    status: z.string(),
-    remote_reconciled: z.boolean(),
-    lease_owner: z.string().nullable(),
-    lease_expires_at: timestamp.nullable(),
-  })
+  .object({ revision_id: uuid, status: z.string(), remote_reconciled: z.boolean(), ...leaseState })
   .meta({ id: "ListenerReportAnswer" });
 export type ListenerReportAnswer = z.infer<typeof listenerReportAnswer>;
 
@@ -160,12 +157,7 @@ export const listenerDeletionReportBody = reportOf(["DELETED", "DELETE_FAILED"])
 export type ListenerDeletionReportInput = z.infer<typeof listenerDeletionReportBody>;
 
 export const listenerDeletionAnswer = z
-  .object({
-    deployment_id: uuid,
-    status: z.enum(["AWAITING_DELETE", "DELETED"]),
-    lease_owner: z.string().nullable(),
-    lease_expires_at: timestamp.nullable(),
-  })
+  .object({ deployment_id: uuid, status: z.enum(["AWAITING_DELETE", "DELETED"]), ...leaseState })
   .meta({ id: "ListenerDeletionAnswer" });
 export type ListenerDeletionAnswer = z.infer<typeof listenerDeletionAnswer>;
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { boundedText } from "./limits";
 import { page, paginationQuery, timestamp, uuid } from "./common";
 
-// Listeners (contract 11): agents in a customer's cluster that apply the revisions of the
+// Listeners (contract 14): agents in a customer's cluster that apply the revisions of the
 // deployments assigned to them, and the protocol they speak with Hangar.
 
 const namespace = z
@@ -70,7 +70,7 @@ export const listenerPage = page(listener).meta({ id: "ListenerPage" });
 
 export const listenerParams = z.object({ listener_id: uuid });
 
-// The listener protocol (contract 11.2).
+// The listener protocol (contract 14.3).
 
 const replicaId = z
   .string()

@@ -1,6 +1,6 @@
 import type { ListenerReportAnswer, ListenerReportInput, ListenerWork } from "@/schemas/listeners";
 
-// The listener's side of the listener protocol (contract 11.2): plain HTTPS calls with its
+// The listener's side of the listener protocol (contract 14.3): plain HTTPS calls with its
 // token. Reports are retried with the same report_id until Hangar answers (at least once).
 
 export class ProtocolError extends Error {

@@ -79,7 +79,8 @@ test("create an OAuth provider after the form explains what is wrong", async ({ 
   await page.getByRole("button", { name: "Create provider" }).click();
   await expect(page).toHaveURL(/\/providers$/);
   await page.getByRole("link", { name: "to-delete" }).click();
-  await page.getByRole("button", { name: "Delete" }).click();
+  // Exact: the provider id's copy button ("Copy To delete provider ID") holds the word too.
+  await page.getByRole("button", { name: "Delete", exact: true }).click();
   await auditPage(page, "provider-delete-dialog");
   await page.getByRole("button", { name: "Delete provider" }).click();
   await expect(page).toHaveURL(/\/providers$/);

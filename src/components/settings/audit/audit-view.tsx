@@ -17,13 +17,14 @@ import type { AuditEvent } from "@/schemas/audit";
 import { useTRPC } from "@/trpc/react";
 import { AUDIT_PAGE, auditActions, auditFilterOf } from "./audit-actions";
 import { AuditChanges } from "./audit-changes";
+import { integrationHref } from "../integrations/integration-link";
 
 /** Where a target's page is, when it has one. */
 const hrefOf = (e: AuditEvent): string | undefined =>
   e.target_type === "deployment" && e.action !== "deployment.delete"
     ? `/deployments/${e.target_id}`
     : e.target_type === "codehost_integration"
-      ? "/settings/integrations"
+      ? integrationHref(e.target_id)
       : undefined;
 
 function Actor({ event: e }: { event: AuditEvent }) {

@@ -16,6 +16,13 @@ export function cpuSeconds(pid: number): number {
   }
 }
 
+/** CPU seconds the whole machine (all cores) has spent busy so far, from /proc/stat. */
+export function machineBusySeconds(): number {
+  const [, ...fields] = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/);
+  const ticks = fields.slice(0, 8).map(Number); // user nice system idle iowait irq softirq steal
+  return (ticks.reduce((a, b) => a + b, 0) - ticks[3]! - ticks[4]!) / TICKS;
+}
+
 /** The backends serving the client's database, from pg_stat_activity. */
 export async function backendPids(db: Db): Promise<number[]> {
   const rows = await db.$queryRaw<{ pid: number }[]>`

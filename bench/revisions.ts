@@ -8,10 +8,10 @@
 // backends were active or waiting on a lock on average, to show where the limit is. Runs on the
 // machine's PostgreSQL and on the embedded default (BENCH_DATABASES picks).
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
 import os from "node:os";
 import type { Db } from "../src/server/db";
 import { startWorkerProcess, testSecrets, type RunningWorker } from "../testing/server";
+import { backendPids, cpuSeconds, machineBusySeconds } from "./cpu";
 import { selectedDatabases } from "./databases";
 
 const COUNT = Number(process.env.BENCH_REVISIONS ?? 200);
@@ -28,24 +28,6 @@ process.env.HANGAR_ENCRYPTION_KEY ??= testSecrets.HANGAR_ENCRYPTION_KEY;
 const { createDb } = await import("../src/server/db");
 const { createDeployment } = await import("../src/server/services/deployments/create");
 const { ensureQueues, jobWake, QUEUES } = await import("../src/server/services/revisions/queue");
-
-const TICKS = 100; // /proc's clock ticks per second on Linux
-/** CPU seconds (user + system) a process has used so far, 0 once it is gone. */
-function cpuSeconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / TICKS;
-  } catch {
-    return 0;
-  }
-}
-
-/** CPU seconds the whole machine has spent busy (all cores) so far. */
-function machineBusySeconds(): number {
-  const [, ...fields] = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/);
-  const ticks = fields.slice(0, 8).map(Number); // user nice system idle iowait irq softirq steal
-  return (ticks.reduce((a, b) => a + b, 0) - ticks[3]! - ticks[4]!) / TICKS;
-}
 
 async function seed(db: Db, round: string, count: number) {
   const org = await db.organization.create({ data: { name: `bench ${round}` } });
@@ -108,10 +90,7 @@ async function run(db: Db, url: string, workerCount: number, latencyMs: number):
     ),
   );
   // The database backends serving this database (the workers' pools, this process's).
-  const backends = (
-    await db.$queryRaw<{ pid: number }[]>`
-      SELECT pid FROM pg_stat_activity WHERE datname = current_database()`
-  ).map((r) => r.pid);
+  const backends = await backendPids(db);
   const workerPids = workers.map((w) => w.process.pid!);
   const cpu = (pids: number[]) => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
   const before = {
@@ -144,10 +123,7 @@ async function run(db: Db, url: string, workerCount: number, latencyMs: number):
     await new Promise((r) => setTimeout(r, 50));
   }
   const seconds = (performance.now() - started) / 1000;
-  const backendsNow = (
-    await db.$queryRaw<{ pid: number }[]>`
-      SELECT pid FROM pg_stat_activity WHERE datname = current_database()`
-  ).map((r) => r.pid);
+  const backendsNow = await backendPids(db);
   const workersAfter = cpu(workerPids);
   const machineBusy = machineBusySeconds() - machineBefore;
   // A backend opened during the round counts whole; one that ended during it is not seen.

@@ -43,7 +43,10 @@ export function recordingDeployer(): DeployerDriver {
     runtime: "dry_run",
     async apply(objects) {
       return {
-        lines: [...objects.map((o) => `Rendered ${describe(o)}`), DRY_RUN_MESSAGE],
+        lines: [
+          ...objects.map((o) => `Rendered ${describe(o)}`),
+          DRY_RUN_MESSAGE,
+        ],
       };
     },
     async teardown(objects) {
@@ -51,3 +54,4 @@ export function recordingDeployer(): DeployerDriver {
     },
   };
 }
+

@@ -3,10 +3,13 @@
 // with drivers the benchmark injects that take BENCH_STEP_LATENCY_MS (default 200) per step, as
 // a real build or deploy does (bench/latency-worker.ts). Seeds BENCH_REVISIONS internal_container
 // deployments per round (each with its first revision queued, through the real create path). The
-// queued jobs are held until every worker is ready, then released at once: the clock starts
-// there. Beside each round: the CPU the workers and their database backends used, and how many
-// backends were active or waiting on a lock on average, to show where the limit is. Runs on the
-// machine's PostgreSQL and on the embedded default (BENCH_DATABASES picks).
+// queued jobs are held until every worker is ready, then released at once (and the workers woken,
+// as a job the web server sends wakes them): the clock starts there. Rounds run with 1, 2, 2, then
+// 1 worker, so a load that drifts weighs on both. Beside each: the CPU the workers and their
+// database backends used, the CPU the rest of the machine used, and how many backends were active
+// or waiting on a lock, to show where the limit is; after each pair, what the free cores allow at
+// one worker's CPU per revision. Runs on the machine's PostgreSQL and on the embedded default
+// (BENCH_DATABASES picks).
 import { randomBytes } from "node:crypto";
 import os from "node:os";
 import type { Db } from "../src/server/db";
@@ -73,8 +76,32 @@ interface Round {
   othersCpu: number;
 }
 
+/** Two rounds as one: rates over their summed time, step times over their summed jobs. */
+function combine(a: Round, b: Round): Round {
+  const seconds = a.seconds + b.seconds;
+  const jobs = a.jobs + b.jobs;
+  const byTime = (f: (r: Round) => number) => (f(a) * a.seconds + f(b) * b.seconds) / seconds;
+  const byJob = (f: (r: Round) => number) => (f(a) * a.jobs + f(b) * b.jobs) / jobs;
+  return {
+    seconds,
+    perMinute: (2 * COUNT * 60) / seconds,
+    workerCpu: byTime((r) => r.workerCpu),
+    databaseCpu: byTime((r) => r.databaseCpu),
+    othersCpu: byTime((r) => r.othersCpu),
+    active: byTime((r) => r.active),
+    lockWaits: byTime((r) => r.lockWaits),
+    inTransaction: byTime((r) => r.inTransaction),
+    jobWaitMs: byJob((r) => r.jobWaitMs),
+    jobRunMs: byJob((r) => r.jobRunMs),
+    jobs,
+    retries: a.retries + b.retries,
+    cpuMsPerRevision: (a.cpuMsPerRevision + b.cpuMsPerRevision) / 2,
+  };
+}
+
+let rounds = 0;
 async function run(db: Db, url: string, workerCount: number, latencyMs: number): Promise<Round> {
-  const revisionIds = await seed(db, `w${workerCount}l${latencyMs}`, COUNT);
+  const revisionIds = await seed(db, `r${++rounds}w${workerCount}l${latencyMs}`, COUNT);
   await db.$executeRaw`UPDATE pgboss.job SET start_after = now() + interval '1 hour' WHERE state = 'created'`;
   const env = {
     DATABASE_URL: url,
@@ -165,8 +192,11 @@ for (const open of selectedDatabases("hangar_bench_revisions")) {
     // pg-boss's schema and queues exist before the first revision is queued.
     await ensureQueues(database.url);
     for (const latency of LATENCIES) {
-      const one = await run(db, database.url, 1, latency);
-      const two = await run(db, database.url, 2, latency);
+      // 1, 2, 2, then 1 worker: a load that drifts during the run weighs on both alike.
+      const firstOne = await run(db, database.url, 1, latency);
+      const firstTwo = await run(db, database.url, 2, latency);
+      const two = combine(firstTwo, await run(db, database.url, 2, latency));
+      const one = combine(firstOne, await run(db, database.url, 1, latency));
       const drivers = latency ? `${latency} ms per step` : "default (no latency)";
       for (const [n, r] of [
         [1, one],
@@ -208,7 +238,7 @@ for (const open of selectedDatabases("hangar_bench_revisions")) {
   }
 }
 console.log(
-  `\nrevisions: ${COUNT} per round, ${CONCURRENCY} concurrent steps per worker. CPU columns are cores` +
+  `\nrevisions: ${COUNT} per round, ${CONCURRENCY} concurrent steps per worker; each row adds up two rounds (run with 1, 2, 2, then 1 worker). CPU columns are cores` +
     ` used on average during the round (workers: the worker processes; database: the backends of` +
     ` this database; others: the rest of the machine, from /proc/stat); CPU ms per revision: workers + database; active, lock waits and idle in transaction (waiting for the worker to send the next statement): backends of this database, sampled every ~50 ms\n`,
 );

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { Logo } from "@/components/shell/logo";
 import { buttonClass } from "@/components/ui/button";
-import { SearchXIcon } from "@/components/ui/server-icons";
+import { SearchXIcon } from "@/components/ui/icons";
 
 export const metadata: Metadata = { title: "Page not found" };
 

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
-import { SearchXIcon } from "@/components/ui/server-icons";
+import { SearchXIcon } from "@/components/ui/icons";
 
 /** notFound() in a dashboard page without a closer not-found: inside the shell. */
 export default function DashboardNotFound() {

@@ -1,4 +1,4 @@
-import { TriangleAlertIcon } from "@/components/ui/server-icons";
+import { TriangleAlertIcon } from "@/components/ui/icons";
 
 /** Every page says it while no cluster is configured: revisions are recorded, nothing runs. */
 export function DryRunBanner() {

@@ -1,7 +1,7 @@
 "use client";
 
 import clsx from "clsx";
-import { Menu, X } from "lucide-react";
+import { MenuIcon, XIcon } from "@/components/ui/icons";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useId, useRef, useState } from "react";
@@ -60,7 +60,11 @@ export function MobileNav() {
         }}
         className="flex size-8 items-center justify-center rounded-md text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 md:hidden dark:text-zinc-300 dark:hover:bg-zinc-800"
       >
-        {open ? <X aria-hidden className="size-5" /> : <Menu aria-hidden className="size-5" />}
+        {open ? (
+          <XIcon aria-hidden className="size-5" />
+        ) : (
+          <MenuIcon aria-hidden className="size-5" />
+        )}
       </button>
       <nav
         ref={panel}

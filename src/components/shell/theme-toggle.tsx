@@ -1,14 +1,14 @@
 "use client";
 
 import clsx from "clsx";
-import { Monitor, Moon, Sun } from "lucide-react";
+import { MonitorIcon, MoonIcon, SunIcon } from "@/components/ui/icons";
 import { useTheme } from "next-themes";
 import { useEffect, useState } from "react";
 
 const themes = [
-  { value: "light", label: "Light", icon: Sun },
-  { value: "dark", label: "Dark", icon: Moon },
-  { value: "system", label: "System", icon: Monitor },
+  { value: "light", label: "Light", icon: SunIcon },
+  { value: "dark", label: "Dark", icon: MoonIcon },
+  { value: "system", label: "System", icon: MonitorIcon },
 ] as const;
 
 export function ThemeToggle() {

@@ -1,6 +1,6 @@
 "use client";
 
-import { LogOut, UserRound } from "lucide-react";
+import { LogOutIcon, UserRoundIcon } from "@/components/ui/icons";
 import Link from "next/link";
 import { Popover } from "@/components/ui/popover";
 import { signOutAction } from "@/server/auth/actions";
@@ -35,7 +35,7 @@ export function UserMenu({
               onClick={close}
               className="flex w-full items-center gap-2 rounded-md px-2 py-1.5 text-sm text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-zinc-300 dark:hover:bg-zinc-800"
             >
-              <UserRound aria-hidden className="size-4" />
+              <UserRoundIcon aria-hidden className="size-4" />
               Change password
             </Link>
           </div>
@@ -44,7 +44,7 @@ export function UserMenu({
               type="submit"
               className="flex w-full items-center gap-2 rounded-md px-2 py-1.5 text-sm text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-zinc-300 dark:hover:bg-zinc-800"
             >
-              <LogOut aria-hidden className="size-4" />
+              <LogOutIcon aria-hidden className="size-4" />
               Sign out
             </button>
           </form>

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { IconComponent } from "./server-icons";
+import type { IconComponent } from "./icons";
 
 export function EmptyState({
   icon: Icon,

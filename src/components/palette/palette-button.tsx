@@ -1,7 +1,6 @@
 "use client";
 
-import { SearchIcon } from "@/components/ui/icons";
-import { lazy, Suspense, useState } from "react";
+import { lazy, Suspense, useState, type ReactNode } from "react";
 import { useCommandPalette } from "./use-command-palette";
 
 // The palette's code loads on first use, not with every page's header (React's lazy: next/dynamic
@@ -10,8 +9,11 @@ const CommandPalette = lazy(() =>
   import("./command-palette").then((m) => ({ default: m.CommandPalette })),
 );
 
-/** The header's search button; Ctrl+K or "/" open the same palette from anywhere. */
-export function PaletteButton() {
+/**
+ * The header's search button (its face, `children`, drawn on the server); Ctrl+K or "/" open the
+ * same palette from anywhere.
+ */
+export function PaletteButton({ children }: { children: ReactNode }) {
   const { open, setOpen } = useCommandPalette();
   // Once opened it stays mounted, so closing returns focus as the dialog does.
   const [used, setUsed] = useState(false);
@@ -24,14 +26,7 @@ export function PaletteButton() {
         aria-keyshortcuts="Control+K /"
         className="flex h-8 items-center gap-2 rounded-md border border-zinc-200 px-2 text-sm text-zinc-600 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 sm:px-3 dark:border-zinc-800 dark:text-zinc-400 dark:hover:bg-zinc-800"
       >
-        <SearchIcon aria-hidden className="size-4" />
-        <span className="sr-only sm:not-sr-only">Search</span>
-        <kbd
-          aria-hidden
-          className="hidden font-sans text-xs text-zinc-500 lg:inline dark:text-zinc-400"
-        >
-          Ctrl K
-        </kbd>
+        {children}
       </button>
       {used && (
         <Suspense>

@@ -1,12 +1,5 @@
-import {
-  BoxesIcon,
-  FolderGit2Icon,
-  KeyRoundIcon,
-  Link2Icon,
-  PlusIcon,
-  SettingsIcon,
-  type IconComponent,
-} from "@/components/ui/icons";
+import { FolderGit2Icon, type IconComponent } from "@/components/ui/icons";
+import { BoxesIcon, KeyRoundIcon, Link2Icon, PlusIcon, SettingsIcon } from "./header-icons";
 
 export interface NavItem {
   href: string;

@@ -8,6 +8,7 @@ import { createDb } from "../src/server/db";
 import { startServer } from "../testing/server";
 import { buildIfStale } from "../scripts/build-if-stale";
 import { selectedDatabases } from "./databases";
+import { cpuMeter } from "./cpu";
 import { load } from "./http-load";
 
 const COUNT = Number(process.env.BENCH_DEPLOYMENTS ?? 100_000);
@@ -65,9 +66,11 @@ interface Row {
   label: string;
   concurrency: number;
   bytes: number;
-  list: Awaited<ReturnType<typeof load>>;
-  base: Awaited<ReturnType<typeof load>>;
+  list: Measured;
+  base: Measured;
 }
+
+type Measured = Awaited<ReturnType<typeof load>> & { serverMs: number; databaseMs: number };
 
 async function measure(url: string): Promise<Row[]> {
   const { key, tagId } = await seed(url);
@@ -83,6 +86,18 @@ async function measure(url: string): Promise<Row[]> {
       : [],
   );
   const headers = { "x-api-key": key };
+  const probe = createDb(url, 1);
+  /** A load, with the server's and the database's CPU per request beside it. */
+  const measured = async (target: string, opts: Parameters<typeof load>[1]): Promise<Measured> => {
+    const stop = await cpuMeter(probe, server.process.pid!);
+    const result = await load(target, opts);
+    const cpu = await stop();
+    return {
+      ...result,
+      serverMs: (cpu.process * 1000) / result.requests,
+      databaseMs: (cpu.database * 1000) / result.requests,
+    };
+  };
   const scenarios: [string, string][] = [
     ["first page (limit 20)", ""],
     ["limit 100", "limit=100"],
@@ -110,21 +125,23 @@ async function measure(url: string): Promise<Row[]> {
       for (const [label, query] of scenarios.slice(0, SCENARIOS)) {
         const listUrl = `${server.url}/v2/deployments?${query}`;
         await load(listUrl, { total: 20, concurrency: 2, headers }); // warm-up
-        const list = await load(listUrl, { total: TOTAL, concurrency, headers });
+        const list = await measured(listUrl, { total: TOTAL, concurrency, headers });
         if (list.statuses[200] !== list.requests)
           throw new Error(`${label}: ${JSON.stringify(list.statuses)}`);
         const bytes = Math.round(list.bytes / list.requests);
         const baseUrl = `${server.url}/bench/baseline?bytes=${bytes}`;
         await load(baseUrl, { total: 20, concurrency: 2 });
-        const base = await load(baseUrl, { total: TOTAL, concurrency });
+        const base = await measured(baseUrl, { total: TOTAL, concurrency });
         rows.push({ label, concurrency, bytes, list, base });
         // As it goes, so a run cut short still shows what it measured.
         console.log(
-          `${label} at ${concurrency}: ${list.rps.toFixed(0)} / ${base.rps.toFixed(0)} rps = ${(list.rps / base.rps).toFixed(2)}`,
+          `${label} at ${concurrency}: ${list.rps.toFixed(0)} / ${base.rps.toFixed(0)} rps = ${(list.rps / base.rps).toFixed(2)}; ` +
+            `server CPU ${list.serverMs.toFixed(2)} / ${base.serverMs.toFixed(2)} ms per request, database ${list.databaseMs.toFixed(2)}`,
         );
       }
   } finally {
     await server.stop();
+    await probe.$disconnect();
   }
   return rows;
 }
@@ -156,6 +173,8 @@ for (const open of selectedDatabases("hangar_bench")) {
         "list p50/p99 ms",
         "baseline p50/p99 ms",
         "p50 ratio",
+        "server CPU ms/request list / baseline",
+        "database CPU ms/request",
       ],
       rows.map(({ label, concurrency, bytes, list, base }) => [
         label,
@@ -167,6 +186,8 @@ for (const open of selectedDatabases("hangar_bench")) {
         `${list.p50.toFixed(1)} / ${list.p99.toFixed(1)}`,
         `${base.p50.toFixed(1)} / ${base.p99.toFixed(1)}`,
         (list.p50 / base.p50).toFixed(2),
+        `${list.serverMs.toFixed(2)} / ${base.serverMs.toFixed(2)}`,
+        list.databaseMs.toFixed(2),
       ]),
     );
   } finally {

@@ -3,15 +3,18 @@
 // with drivers the benchmark injects that take BENCH_STEP_LATENCY_MS (default 200) per step, as
 // a real build or deploy does (bench/latency-worker.ts). Seeds BENCH_REVISIONS internal_container
 // deployments per round (each with its first revision queued, through the real create path). The
-// queued jobs are held until every worker is ready, then released at once: the clock starts
-// there. Beside each round: the CPU the workers and their database backends used, and how many
-// backends were active or waiting on a lock on average, to show where the limit is. Runs on the
-// machine's PostgreSQL and on the embedded default (BENCH_DATABASES picks).
+// queued jobs are held until every worker is ready, then released at once (and the workers woken,
+// as a job the web server sends wakes them): the clock starts there. Rounds run with 1, 2, 2, then
+// 1 worker, so a load that drifts weighs on both. Beside each: the CPU the workers and their
+// database backends used, the CPU the rest of the machine used, and how many backends were active
+// or waiting on a lock, to show where the limit is; after each pair, what the free cores allow at
+// one worker's CPU per revision. Runs on the machine's PostgreSQL and on the embedded default
+// (BENCH_DATABASES picks).
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
 import os from "node:os";
 import type { Db } from "../src/server/db";
 import { startWorkerProcess, testSecrets, type RunningWorker } from "../testing/server";
+import { backendPids, cpuSeconds, machineBusySeconds } from "./cpu";
 import { selectedDatabases } from "./databases";
 
 const COUNT = Number(process.env.BENCH_REVISIONS ?? 200);
@@ -27,18 +30,7 @@ process.env.HANGAR_ENCRYPTION_KEY ??= testSecrets.HANGAR_ENCRYPTION_KEY;
 // Imported once the environment is set: it is parsed on first import.
 const { createDb } = await import("../src/server/db");
 const { createDeployment } = await import("../src/server/services/deployments/create");
-const { ensureQueues } = await import("../src/server/services/revisions/queue");
-
-const TICKS = 100; // /proc's clock ticks per second on Linux
-/** CPU seconds (user + system) a process has used so far, 0 once it is gone. */
-function cpuSeconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / TICKS;
-  } catch {
-    return 0;
-  }
-}
+const { ensureQueues, jobWake, QUEUES } = await import("../src/server/services/revisions/queue");
 
 async function seed(db: Db, round: string, count: number) {
   const org = await db.organization.create({ data: { name: `bench ${round}` } });
@@ -78,10 +70,38 @@ interface Round {
   jobRunMs: number;
   retries: number;
   jobs: number;
+  /** Worker and database CPU per revision, milliseconds. */
+  cpuMsPerRevision: number;
+  /** Cores other processes (other engineers' builds, this benchmark's sampling) kept busy. */
+  othersCpu: number;
 }
 
+/** Two rounds as one: rates over their summed time, step times over their summed jobs. */
+function combine(a: Round, b: Round): Round {
+  const seconds = a.seconds + b.seconds;
+  const jobs = a.jobs + b.jobs;
+  const byTime = (f: (r: Round) => number) => (f(a) * a.seconds + f(b) * b.seconds) / seconds;
+  const byJob = (f: (r: Round) => number) => (f(a) * a.jobs + f(b) * b.jobs) / jobs;
+  return {
+    seconds,
+    perMinute: (2 * COUNT * 60) / seconds,
+    workerCpu: byTime((r) => r.workerCpu),
+    databaseCpu: byTime((r) => r.databaseCpu),
+    othersCpu: byTime((r) => r.othersCpu),
+    active: byTime((r) => r.active),
+    lockWaits: byTime((r) => r.lockWaits),
+    inTransaction: byTime((r) => r.inTransaction),
+    jobWaitMs: byJob((r) => r.jobWaitMs),
+    jobRunMs: byJob((r) => r.jobRunMs),
+    jobs,
+    retries: a.retries + b.retries,
+    cpuMsPerRevision: (a.cpuMsPerRevision + b.cpuMsPerRevision) / 2,
+  };
+}
+
+let rounds = 0;
 async function run(db: Db, url: string, workerCount: number, latencyMs: number): Promise<Round> {
-  const revisionIds = await seed(db, `w${workerCount}l${latencyMs}`, COUNT);
+  const revisionIds = await seed(db, `r${++rounds}w${workerCount}l${latencyMs}`, COUNT);
   await db.$executeRaw`UPDATE pgboss.job SET start_after = now() + interval '1 hour' WHERE state = 'created'`;
   const env = {
     DATABASE_URL: url,
@@ -97,10 +117,7 @@ async function run(db: Db, url: string, workerCount: number, latencyMs: number):
     ),
   );
   // The database backends serving this database (the workers' pools, this process's).
-  const backends = (
-    await db.$queryRaw<{ pid: number }[]>`
-      SELECT pid FROM pg_stat_activity WHERE datname = current_database()`
-  ).map((r) => r.pid);
+  const backends = await backendPids(db);
   const workerPids = workers.map((w) => w.process.pid!);
   const cpu = (pids: number[]) => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
   const before = {
@@ -108,9 +125,12 @@ async function run(db: Db, url: string, workerCount: number, latencyMs: number):
     database: new Map(backends.map((pid) => [pid, cpuSeconds(pid)])),
   };
   const samples = { n: 0, active: 0, lockWaits: 0, inTransaction: 0 };
+  const machineBefore = machineBusySeconds();
 
   const started = performance.now();
   await db.$executeRaw`UPDATE pgboss.job SET start_after = now() WHERE state = 'created'`;
+  // Released jobs wake the workers as a job sent by the web server does.
+  await jobWake.notify(db, QUEUES.revisionStep);
   for (;;) {
     const [state] = await db.$queryRaw<
       { deployed: number; failed: number; active: number; locks: number; inTransaction: number }[]
@@ -130,11 +150,9 @@ async function run(db: Db, url: string, workerCount: number, latencyMs: number):
     await new Promise((r) => setTimeout(r, 50));
   }
   const seconds = (performance.now() - started) / 1000;
-  const backendsNow = (
-    await db.$queryRaw<{ pid: number }[]>`
-      SELECT pid FROM pg_stat_activity WHERE datname = current_database()`
-  ).map((r) => r.pid);
+  const backendsNow = await backendPids(db);
   const workersAfter = cpu(workerPids);
+  const machineBusy = machineBusySeconds() - machineBefore;
   // A backend opened during the round counts whole; one that ended during it is not seen.
   const databaseCpu = backendsNow.reduce(
     (sum, pid) => sum + cpuSeconds(pid) - (before.database.get(pid) ?? 0),
@@ -148,7 +166,10 @@ async function run(db: Db, url: string, workerCount: number, latencyMs: number):
            coalesce(sum(retry_count), 0)::int AS retries, count(*)::int AS count
     FROM pgboss.job WHERE name = 'revision-step' AND data->>'revisionId' = ANY(${revisionIds})`;
   await Promise.all(workers.map((w) => w.stop()));
+  const ours = workersAfter - before.workers + databaseCpu;
   return {
+    cpuMsPerRevision: (ours * 1000) / revisionIds.length,
+    othersCpu: Math.max(0, machineBusy - ours) / seconds,
     perMinute: revisionIds.length / (seconds / 60),
     seconds,
     workerCpu: (workersAfter - before.workers) / seconds,
@@ -171,8 +192,11 @@ for (const open of selectedDatabases("hangar_bench_revisions")) {
     // pg-boss's schema and queues exist before the first revision is queued.
     await ensureQueues(database.url);
     for (const latency of LATENCIES) {
-      const one = await run(db, database.url, 1, latency);
-      const two = await run(db, database.url, 2, latency);
+      // 1, 2, 2, then 1 worker: a load that drifts during the run weighs on both alike.
+      const firstOne = await run(db, database.url, 1, latency);
+      const firstTwo = await run(db, database.url, 2, latency);
+      const two = combine(firstTwo, await run(db, database.url, 2, latency));
+      const one = combine(firstOne, await run(db, database.url, 1, latency));
       const drivers = latency ? `${latency} ms per step` : "default (no latency)";
       for (const [n, r] of [
         [1, one],
@@ -189,11 +213,23 @@ for (const open of selectedDatabases("hangar_bench_revisions")) {
           r.active.toFixed(1),
           r.lockWaits.toFixed(2),
           r.inTransaction.toFixed(1),
+          r.cpuMsPerRevision.toFixed(1),
+          r.othersCpu.toFixed(2),
           `${r.jobWaitMs.toFixed(0)} / ${r.jobRunMs.toFixed(0)}`,
           `${r.jobs} / ${r.retries}`,
         ]);
+      // What the machine allows: the cores others left free, spent at one worker's CPU per revision.
+      const cores = os.cpus().length;
+      const free = Math.max(0, cores - two.othersCpu);
+      const ceiling = (free * 60_000) / one.cpuMsPerRevision;
       console.log(
-        `${database.label}, ${drivers}: 2 workers / 1 = ${(two.perMinute / one.perMinute).toFixed(2)}`,
+        `${database.label}, ${drivers}: 2 workers / 1 = ${(two.perMinute / one.perMinute).toFixed(2)}.` +
+          ` One worker used ${one.workerCpu.toFixed(2)} (its event loop: one core at most) + ${one.databaseCpu.toFixed(2)} database` +
+          ` = ${(one.workerCpu + one.databaseCpu).toFixed(2)} cores, ${one.cpuMsPerRevision.toFixed(1)} ms of CPU per revision;` +
+          ` ${cores} cores less ${two.othersCpu.toFixed(2)} used by other processes during the two-worker round` +
+          ` = ${free.toFixed(2)} cores allow at most ${ceiling.toFixed(0)}/min = ${(ceiling / one.perMinute).toFixed(2)}× one worker` +
+          `. Two workers: ${two.cpuMsPerRevision.toFixed(1)} ms per revision, ${(two.workerCpu + two.databaseCpu).toFixed(2)} cores;` +
+          ` with the others' ${two.othersCpu.toFixed(2)}, the machine was ${(((two.workerCpu + two.databaseCpu + two.othersCpu) / cores) * 100).toFixed(0)}% busy.`,
       );
     }
   } finally {
@@ -202,9 +238,9 @@ for (const open of selectedDatabases("hangar_bench_revisions")) {
   }
 }
 console.log(
-  `\nrevisions: ${COUNT} per round, ${CONCURRENCY} concurrent steps per worker. CPU columns are cores` +
+  `\nrevisions: ${COUNT} per round, ${CONCURRENCY} concurrent steps per worker; each row adds up two rounds (run with 1, 2, 2, then 1 worker). CPU columns are cores` +
     ` used on average during the round (workers: the worker processes; database: the backends of` +
-    ` this database); active, lock waits and idle in transaction (waiting for the worker to send the next statement): backends of this database, sampled every ~50 ms\n`,
+    ` this database; others: the rest of the machine, from /proc/stat); CPU ms per revision: workers + database; active, lock waits and idle in transaction (waiting for the worker to send the next statement): backends of this database, sampled every ~50 ms\n`,
 );
 const header = [
   "database",
@@ -217,6 +253,8 @@ const header = [
   "active backends",
   "waiting on locks",
   "idle in transaction",
+  "CPU ms per revision",
+  "others' CPU",
   "step queued / running ms",
   "step jobs / retries",
 ];

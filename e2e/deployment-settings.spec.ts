@@ -170,3 +170,64 @@ test("leaving with unsaved changes asks first", async ({ page }) => {
     "Your changes to the secrets are not saved",
   );
 });
+
+test("Back with unsaved changes asks first: cancel keeps the edit, confirm leaves", async ({
+  page,
+}) => {
+  const id = await createDeployment(page, "settings-back");
+  const settings = new RegExp(`/deployments/${id}/settings$`);
+  const overview = new RegExp(`/deployments/${id}$`);
+  await page.goto(`/deployments/${id}`);
+  await page
+    .getByRole("navigation", { name: "Deployment sections" })
+    .getByRole("link", { name: "Settings" })
+    .click();
+  await expect(page).toHaveURL(settings);
+  await page.getByLabel("Custom URL").fill("https://back.example.com");
+
+  // Back asks; the question takes the keyboard, Cancel first (nothing is lost by Enter).
+  await page.goBack();
+  const question = page.getByRole("dialog", { name: "Leave without saving?" });
+  await expect(question).toContainText("Your changes to the settings are not saved");
+  await expect(question.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await expect(page).toHaveURL(settings);
+  await auditPage(page, "deployment-settings-unsaved-back");
+  await page.keyboard.press("Enter");
+  await expect(question).toBeHidden();
+  await expect(page).toHaveURL(settings);
+  await expect(page.getByLabel("Custom URL")).toHaveValue("https://back.example.com");
+
+  // Asked again on the next Back; Escape keeps the page too.
+  await page.goBack();
+  await expect(question).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(question).toBeHidden();
+  await expect(page.getByLabel("Custom URL")).toHaveValue("https://back.example.com");
+
+  // Reloading gets the browser's own question.
+  const beforeReload = page.waitForEvent("dialog");
+  void page.reload().catch(() => {});
+  const reloadQuestion = await beforeReload;
+  expect(reloadQuestion.type()).toBe("beforeunload");
+  await reloadQuestion.dismiss();
+  await expect(page.getByLabel("Custom URL")).toHaveValue("https://back.example.com");
+
+  // Confirming (by keyboard) goes where Back was going: the page before.
+  await page.goBack();
+  await expect(question).toBeVisible();
+  await page.keyboard.press("Tab");
+  await expect(question.getByRole("button", { name: "Leave without saving" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(overview);
+  await expect(page.getByRole("link", { name: "https://settings-back.example.com" })).toBeVisible();
+
+  // Saved changes let Back through at once, and leave no extra step in history.
+  await page.goForward();
+  await expect(page).toHaveURL(settings);
+  await page.getByLabel("Custom URL").fill("https://saved.example.com");
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(toast(page, "Saved: no new revision")).toBeVisible();
+  await page.goBack();
+  await expect(page).toHaveURL(overview);
+  await expect(question).toBeHidden();
+});

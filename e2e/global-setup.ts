@@ -51,6 +51,18 @@ export default async function globalSetup() {
     throw error;
   }
 
+  // --- Listeners: one self-hosted server on the same database (Settings → Listeners). ---
+  const selfHosted = await startServer({ ...env, HANGAR_MODE: "self_hosted" }).catch(
+    async (error) => {
+      await worker.stop();
+      await server.stop();
+      await database.drop();
+      throw error;
+    },
+  );
+  process.env.E2E_SELF_HOSTED_URL = selfHosted.url;
+  // --- end listeners ---
+
   // --- Import wizard: a local code host the wizard registers and imports from. ---
   const codehost = await startCodehostServer();
   process.env.E2E_CODEHOST_URL = codehost.url;
@@ -58,6 +70,7 @@ export default async function globalSetup() {
 
   return async () => {
     await codehost.stop();
+    await selfHosted.stop();
     await worker.stop();
     await server.stop();
     if (process.env.KEEP_TEST_DB !== "1") await database.drop();

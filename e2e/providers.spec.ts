@@ -79,9 +79,10 @@ test("create an OAuth provider after the form explains what is wrong", async ({ 
   await page.getByRole("button", { name: "Create provider" }).click();
   await expect(page).toHaveURL(/\/providers$/);
   await page.getByRole("link", { name: "to-delete" }).click();
-  await page.getByRole("button", { name: "Delete" }).click();
+  // Exact: the provider id's copy button ("Copy To delete provider ID") holds the word too.
+  await page.getByRole("button", { name: "Delete", exact: true }).click();
   await auditPage(page, "provider-delete-dialog");
-  await page.getByRole("button", { name: "Delete provider" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Delete provider" }).click();
   await expect(page).toHaveURL(/\/providers$/);
   await expect(page.getByText("Deleted To delete")).toBeVisible();
   await expect(page.getByRole("link", { name: "to-delete" })).toHaveCount(0);

@@ -18,6 +18,16 @@ test("redeploy an older revision after confirming; revision N+1 appears", async 
   const rows = page.getByRole("table", { name: "Revisions" }).locator("tbody tr");
   await expect(rows).toHaveCount(2);
 
+  // Each revision's id is shown whole, linked to its page, and copies (the newest row is #2).
+  const second = await latestRevisionId(page, id);
+  const chip = rows.first().getByRole("link", { name: second, exact: true });
+  await expect(chip).toHaveAttribute("href", `/deployments/${id}/revisions/${second}`);
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  await rows.first().getByRole("button", { name: "Copy revision #2 ID" }).click();
+  await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(second);
+  // So is the deployment's, beside its name.
+  await expect(page.getByRole("link", { name: id, exact: true })).toBeVisible();
+
   await page.getByRole("button", { name: "Redeploy revision #1" }).click();
   const dialog = page.getByRole("dialog", { name: "Redeploy revision #1?" });
   await expect(dialog.getByRole("button", { name: "Redeploy" })).toBeFocused();
@@ -31,6 +41,10 @@ test("redeploy an older revision after confirming; revision N+1 appears", async 
   await expect(toast(page, "Redeploying revision #1 as revision #3")).toBeVisible();
   await expect(page).toHaveURL(new RegExp(`/deployments/${id}/revisions/[0-9a-f-]{36}$`));
   await expect(page.getByRole("heading", { name: "Revision #3", exact: true })).toBeVisible();
+  const third = new URL(page.url()).pathname.split("/").at(-1)!;
+  await expect(page.getByRole("link", { name: third, exact: true })).toBeVisible();
+  await page.getByRole("button", { name: "Copy revision #3 ID" }).click();
+  await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(third);
   // The configuration shows the image on its own (log lines mention it too, among other words).
   await expect(
     page.getByText("registry.example.com/agents/redeploy-me:1.0", { exact: true }),

@@ -67,11 +67,11 @@ test("members, integrations and the audit log", async ({ page }) => {
 
   await page.getByRole("link", { name: "Audit log" }).click();
   const table = page.getByRole("table", { name: "Audit log" });
-  await expect(table.getByRole("row").nth(1)).toContainText("member.remove");
+  await expect(table.getByRole("row").nth(1)).toContainText("Removed a member");
   await expect(table).toContainText(state.admin.email);
   await auditPage(page, "settings-audit");
   await page.getByLabel("Action").selectOption("deployment.create");
-  await expect(table.getByRole("row").nth(1)).toContainText("deployment.create");
+  await expect(table.getByRole("row").nth(1)).toContainText("Created a deployment");
   await expect(page.getByText("Showing 1–20")).toBeVisible();
   await page.getByRole("button", { name: "Next" }).click();
   await expect(page.getByText("Showing 21–")).toBeVisible();

@@ -3,7 +3,7 @@ import { documentedAs, timestamp, uuid } from "./common";
 import { oauthProvider } from "./oauth-providers";
 import { secureUrl } from "./urls";
 
-// Agent authorization (contract 11): users' tokens at OAuth providers, the flows that obtain
+// Agent authorization (contract 13): users' tokens at OAuth providers, the flows that obtain
 // them, agents' connections to them, and MCP discovery.
 
 const providerIdRef = z.string().min(1).max(256);

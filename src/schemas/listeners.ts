@@ -2,7 +2,7 @@ import { z } from "zod";
 import { boundedText } from "./limits";
 import { page, paginationQuery, timestamp, uuid } from "./common";
 
-// Listeners (contract 11): agents in a customer's cluster that apply the revisions of the
+// Listeners (contract 14): agents in a customer's cluster that apply the revisions of the
 // deployments assigned to them, and the protocol they speak with Hangar.
 
 const namespace = z
@@ -70,7 +70,7 @@ export const listenerPage = page(listener).meta({ id: "ListenerPage" });
 
 export const listenerParams = z.object({ listener_id: uuid });
 
-// The listener protocol (contract 11.2).
+// The listener protocol (contract 14.3).
 
 const replicaId = z
   .string()
@@ -84,18 +84,41 @@ export const claimWorkBody = z
   .meta({ id: "ClaimListenerWork" });
 export type ClaimWorkInput = z.infer<typeof claimWorkBody>;
 
-export const listenerWork = z
+const kubernetesObjects = z.array(z.record(z.string(), z.unknown()));
+
+export const listenerApplyWork = z
   .object({
+    action: z.literal("apply"),
     revision_id: uuid,
     deployment_id: uuid,
     deployment_name: z.string(),
     revision_number: z.number().int(),
     namespace: z.string(),
     lease_expires_at: timestamp,
-    objects: z.array(z.record(z.string(), z.unknown())).meta({
+    objects: kubernetesObjects.meta({
       description: "The Kubernetes objects to apply, in order (server-side apply)",
     }),
   })
+  .meta({ id: "ListenerApplyWork" });
+export type ListenerApplyWork = z.infer<typeof listenerApplyWork>;
+
+export const listenerDeleteWork = z
+  .object({
+    action: z.literal("delete"),
+    deployment_id: uuid,
+    deployment_name: z.string(),
+    namespace: z.string(),
+    lease_expires_at: timestamp,
+    objects: kubernetesObjects.meta({
+      description:
+        "The objects any revision of the deployment applied, to delete (missing ones are fine); Namespaces are kept",
+    }),
+  })
+  .meta({ id: "ListenerDeleteWork" });
+export type ListenerDeleteWork = z.infer<typeof listenerDeleteWork>;
+
+export const listenerWork = z
+  .discriminatedUnion("action", [listenerApplyWork, listenerDeleteWork])
   .meta({ id: "ListenerWork" });
 export type ListenerWork = z.infer<typeof listenerWork>;
 
@@ -103,26 +126,39 @@ export const claimWorkResponse = z
   .object({ work: listenerWork.nullable() })
   .meta({ id: "ListenerWorkAnswer" });
 
-export const listenerReportBody = z
-  .object({
+/** A report on leased work: without `status` it renews the lease; `report_id` makes it idempotent. */
+const reportOf = <const S extends readonly [string, ...string[]]>(statuses: S) =>
+  z.object({
     replica_id: replicaId,
     report_id: z.string().min(1).max(100),
-    status: z.enum(["DEPLOYED", "DEPLOY_FAILED"]).optional(),
+    status: z.enum(statuses).optional(),
     message: z.string().max(4096).optional(),
     lines: z.array(z.string().max(4096)).max(500).default([]),
-  })
-  .meta({ id: "ListenerReport" });
+  });
+
+export const listenerReportBody = reportOf(["DEPLOYED", "DEPLOY_FAILED"]).meta({
+  id: "ListenerReport",
+});
 export type ListenerReportInput = z.infer<typeof listenerReportBody>;
 
+/** Who holds the work's lease after a report, and until when (null once it is done). */
+const leaseState = { lease_owner: z.string().nullable(), lease_expires_at: timestamp.nullable() };
+
 export const listenerReportAnswer = z
-  .object({
-    revision_id: uuid,
-    status: z.string(),
-    remote_reconciled: z.boolean(),
-    lease_owner: z.string().nullable(),
-    lease_expires_at: timestamp.nullable(),
-  })
+  .object({ revision_id: uuid, status: z.string(), remote_reconciled: z.boolean(), ...leaseState })
   .meta({ id: "ListenerReportAnswer" });
 export type ListenerReportAnswer = z.infer<typeof listenerReportAnswer>;
 
 export const listenerRevisionParams = z.object({ revision_id: uuid });
+
+export const listenerDeletionReportBody = reportOf(["DELETED", "DELETE_FAILED"]).meta({
+  id: "ListenerDeletionReport",
+});
+export type ListenerDeletionReportInput = z.infer<typeof listenerDeletionReportBody>;
+
+export const listenerDeletionAnswer = z
+  .object({ deployment_id: uuid, status: z.enum(["AWAITING_DELETE", "DELETED"]), ...leaseState })
+  .meta({ id: "ListenerDeletionAnswer" });
+export type ListenerDeletionAnswer = z.infer<typeof listenerDeletionAnswer>;
+
+export const listenerDeploymentParams = z.object({ deployment_id: uuid });

@@ -12,7 +12,13 @@ function restRoutes(dir = path.resolve("src/app"), prefix = ""): string[] {
   for (const name of readdirSync(dir)) {
     const full = path.join(dir, name);
     if (!statSync(full).isDirectory()) continue;
-    if (name.startsWith("[...") || name.startsWith("[[...") || name === "api" || name.startsWith("(") || name.startsWith("_"))
+    if (
+      name.startsWith("[...") ||
+      name.startsWith("[[...") ||
+      name === "api" ||
+      name.startsWith("(") ||
+      name.startsWith("_")
+    )
       continue;
     const segment = name.startsWith("[") ? `{${name.slice(1, -1)}}` : name;
     const routePath = `${prefix}/${segment}`;
@@ -74,5 +80,42 @@ describe("OpenAPI document", () => {
       ]),
     );
     expect(list.responses["422"].content["application/json"].schema).toBeTruthy();
+  });
+});
+
+describe("OpenAPI document: listeners", () => {
+  const document = buildOpenApiDocument() as any;
+  const op = (method: string, route: string) => document.paths?.[route]?.[method];
+
+  it("has the five listener routes and the three protocol calls, the latter with the listener token", () => {
+    const routes = [
+      ["get", "/v2/listeners", "listListeners"],
+      ["post", "/v2/listeners", "createListener"],
+      ["get", "/v2/listeners/{listener_id}", "getListener"],
+      ["patch", "/v2/listeners/{listener_id}", "patchListener"],
+      ["delete", "/v2/listeners/{listener_id}", "deleteListener"],
+    ];
+    for (const [method, route, id] of routes) expect(op(method!, route!)?.operationId).toBe(id);
+    const protocol = [
+      ["/v2/listener/work", "claimListenerWork"],
+      ["/v2/listener/revisions/{revision_id}/reports", "reportListenerProgress"],
+      ["/v2/listener/deployments/{deployment_id}/reports", "reportListenerDeletion"],
+    ];
+    for (const [route, id] of protocol) {
+      expect(op("post", route!)?.operationId).toBe(id);
+      expect(op("post", route!)?.security).toEqual([{ ListenerToken: [] }]);
+    }
+  });
+
+  it("describes both kinds of work and the deletion report", () => {
+    const schemas = document.components.schemas;
+    const work = JSON.stringify(schemas.ListenerWork);
+    expect(work).toContain("ListenerApplyWork");
+    expect(work).toContain("ListenerDeleteWork");
+    expect(schemas.ListenerDeleteWork.properties.action).toMatchObject({ const: "delete" });
+    expect(schemas.ListenerDeletionReport.properties.status.enum).toEqual([
+      "DELETED",
+      "DELETE_FAILED",
+    ]);
   });
 });

@@ -15,6 +15,7 @@ import { ensureRedis, REDIS_URL } from "../../testing/services";
 
 const config: LimiterConfig = { region: "us", trustedProxyHops: 0, failClosed: false };
 const LIVE = "hgr_live_key_for_identity_tests";
+const LIVE_LISTENERS = ["hgl_live_listener_one", "hgl_live_listener_two"];
 const at = (extra: Record<string, string>) =>
   new Headers({ [PEER_HEADER]: "198.51.100.23", ...extra });
 
@@ -42,7 +43,10 @@ describe.each(stores)("rate-limit identity (%s store)", (_name, store) => {
       lookups.push(hash);
       return hash === sha256Hex(LIVE);
     });
-    return { limiter: new Limiter(store(), config, keys), lookups };
+    const listeners = new CachedKeyVerifier(async (hash) =>
+      LIVE_LISTENERS.some((token) => sha256Hex(token) === hash),
+    );
+    return { limiter: new Limiter(store(), config, keys, listeners), lookups };
   };
 
   it("count reports the hits in the window without adding one", async () => {
@@ -69,6 +73,36 @@ describe.each(stores)("rate-limit identity (%s store)", (_name, store) => {
     expect(first.kind === "pass" && first.headers["RateLimit-Policy"]).toBe(
       '"catch-all-ip";q=100;w=60',
     );
+  });
+
+  it("a live listener token has the protocol row to itself: 1200 a minute, per listener", async () => {
+    const { limiter } = newLimiter();
+    const address = `peer-${randomUUID()}`;
+    const poll = (token: string) =>
+      limiter.check(
+        "POST",
+        "/v2/listener/work",
+        new Headers({ [PEER_HEADER]: address, authorization: `Bearer ${token}` }),
+      );
+    // A made-up listener token names no bucket: the address's catch-all.
+    const madeUp = await poll(`hgl_${randomUUID()}`);
+    expect(madeUp.kind === "pass" && madeUp.headers["RateLimit-Policy"]).toBe(
+      '"catch-all-ip";q=100;w=60',
+    );
+    const [one, two] = LIVE_LISTENERS.map((t) => `${t}_${randomUUID()}`);
+    LIVE_LISTENERS.push(one!, two!);
+    const outcomes = [];
+    for (let i = 0; i < 1201; i++) outcomes.push(await poll(one!));
+    expect(outcomes.filter((o) => o.kind === "pass")).toHaveLength(1200);
+    const last = outcomes.at(-1)!;
+    expect(last.kind).toBe("limited");
+    expect(last.kind === "limited" && last.message).toContain("(Listener protocol)");
+    expect(last.kind === "limited" && last.headers["RateLimit-Policy"]).toBe(
+      '"listener-protocol";q=1200;w=60',
+    );
+    // Another listener from the same address has its own bucket; the address is not spent.
+    expect((await poll(two!)).kind).toBe("pass");
+    expect((await poll(`hgl_${randomUUID()}`)).kind).toBe("pass");
   });
 
   it("a live key counts by the key, not the address", async () => {

@@ -5,6 +5,7 @@ import { limitFor, rateLimitRules, type Region } from "../../src/server/ratelimi
 
 const ADDRESS = "203.0.113.7";
 const API_KEY = "hgr_secret_key_value";
+const LISTENER_TOKEN = "hgl_secret_listener_token";
 const UUID = "0b9f6c1e-3c1a-4d7e-9a2b-5f8e1d2c3b4a";
 const callers = {
   apiKey: { kind: "apiKey", apiKey: API_KEY, address: ADDRESS },
@@ -12,6 +13,7 @@ const callers = {
   user: { kind: "session", userId: "s-7", address: ADDRESS },
   session: { kind: "session", userId: "s-7", address: ADDRESS },
   anonymous: { kind: "anonymous", address: ADDRESS },
+  listener: { kind: "listener", listenerToken: LISTENER_TOKEN, address: ADDRESS },
 } satisfies Record<string, Caller>;
 type CallerName = keyof typeof callers;
 
@@ -27,6 +29,16 @@ type Case = [
 const rows: Case[] = [
   ["signin-ip", "POST", "/signin", "anonymous", [30, 60], [30, 60]],
   ["signin-ip", "POST", "/api/auth/callback/credentials", "user", [30, 60], [30, 60]],
+  // Hangar's own row for the listener protocol (issue 16), per listener.
+  ["listener-protocol", "POST", "/v2/listener/work", "listener", [1200, 60], [1200, 60]],
+  [
+    "listener-protocol",
+    "POST",
+    `/v2/listener/revisions/${UUID}/reports`,
+    "listener",
+    [1200, 60],
+    [1200, 60],
+  ],
   ["high-throughput-ip", "OPTIONS", "/v2/deployments", "apiKey", [2000, 10], [2000, 10]],
   ["high-throughput-ip", "GET", "/info", "anonymous", [2000, 10], [2000, 10]],
   ["high-throughput-ip", "POST", "/api/v1/metadata/submit", "user", [2000, 10], [2000, 10]],
@@ -83,6 +95,7 @@ const rows: Case[] = [
 function expectedKey(rule: string, caller: CallerName): string {
   if (rule.endsWith("-ip")) return `${rule}:ip:${ADDRESS}`;
   if (caller === "apiKey") return `${rule}:key:${sha256Hex(API_KEY)}`;
+  if (caller === "listener") return `${rule}:listener:${sha256Hex(LISTENER_TOKEN)}`;
   // A user call counts the pair of the (verified) user id and the client address.
   return `${rule}:user:s-7:${ADDRESS}`;
 }
@@ -95,8 +108,8 @@ const regions: [Region, 0 | 1][] = [
 ];
 
 describe("every row of the table", () => {
-  it("has a case here (the spec's 29 rows and sign-in)", () => {
-    expect(rateLimitRules).toHaveLength(30);
+  it("has a case here (the spec's 29 rows, sign-in and the listener protocol)", () => {
+    expect(rateLimitRules).toHaveLength(31);
     expect(new Set(rows.map((r) => r[0]))).toEqual(new Set(rateLimitRules.map((r) => r.id)));
   });
 
@@ -106,6 +119,7 @@ describe("every row of the table", () => {
       expect(rule.id).toBe(ruleId);
       expect(key).toBe(expectedKey(ruleId, caller));
       expect(key).not.toContain(API_KEY);
+      expect(key).not.toContain(LISTENER_TOKEN);
       const [count, seconds] = column === 0 ? us : eu;
       expect(limitFor(rule, region)).toEqual({ count, seconds });
     });
@@ -126,6 +140,13 @@ describe("matching precedence", () => {
     expect(ruleOf("OPTIONS", "/repos", "apiKey")).toBe("high-throughput-ip");
     expect(ruleOf("POST", "/runs/query", "apiKey")).toBe("runs-query-api-key");
     expect(ruleOf("PATCH", "/runs/stats", "apiKey")).toBe("runs-patch-api-key");
+  });
+
+  it("the listener row applies only to listener calls on the protocol", () => {
+    expect(ruleOf("POST", "/v2/listener/work", "anonymous")).toBe("catch-all-ip");
+    expect(ruleOf("POST", "/v2/listener/work", "apiKey")).toBe("default-api-key");
+    expect(ruleOf("GET", "/v2/listeners", "listener")).toBe("catch-all-ip");
+    expect(ruleOf("POST", "/v2/listeners", "listener")).toBe("catch-all-ip");
   });
 
   it("a row applies only to the identity it names", () => {

@@ -15,6 +15,7 @@ import { Select } from "@/components/ui/select";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, Td, Th, Tr } from "@/components/ui/table";
 import { useTRPC } from "@/trpc/react";
+import { ProviderChip } from "./provider-chip";
 
 /** A deployment's Connections tab: which users' tokens this agent may use. */
 export function AgentConnections({ deploymentId }: { deploymentId: string }) {
@@ -64,7 +65,9 @@ export function AgentConnections({ deploymentId }: { deploymentId: string }) {
                 const name = c.provider_account_label ?? "Unnamed account";
                 return (
                   <Tr key={c.id}>
-                    <Td className="font-mono text-[13px]">{c.provider_id}</Td>
+                    <Td>
+                      <ProviderChip providerId={c.provider_id} />
+                    </Td>
                     <Td>{name}</Td>
                     <Td className="font-mono text-xs">{c.scopes.join(" ") || "—"}</Td>
                     <Td className="text-zinc-600 dark:text-zinc-400">

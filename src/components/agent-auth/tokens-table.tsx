@@ -9,6 +9,7 @@ import { ConfirmButton } from "@/components/ui/confirm-button";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { Table, Td, Th, Tr } from "@/components/ui/table";
 import { useTRPC } from "@/trpc/react";
+import { ProviderChip } from "./provider-chip";
 
 /** The signed-in user's connected accounts: label, default, scopes, expiry; disconnect asks first. */
 export function TokensTable({
@@ -45,7 +46,11 @@ export function TokensTable({
           const name = t.provider_account_label ?? "Unnamed account";
           return (
             <Tr key={t.id}>
-              {showProvider && <Td className="font-mono text-[13px]">{t.provider_id}</Td>}
+              {showProvider && (
+                <Td>
+                  <ProviderChip providerId={t.provider_id} />
+                </Td>
+              )}
               <Td>
                 <span className="font-medium">{name}</span>{" "}
                 {t.is_default && <Badge tone="green">Default</Badge>}

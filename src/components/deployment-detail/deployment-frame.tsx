@@ -6,6 +6,7 @@ import type { ReactNode } from "react";
 import { StatusBadge } from "@/components/deployments-list/status-badge";
 import { RevisionStatusBadge } from "@/components/revisions/revision-status";
 import { PageHeader } from "@/components/shell/page-header";
+import { IdChip } from "@/components/ui/id-chip";
 import { DeleteDeployment } from "./delete-deployment";
 import { DeletingNotice } from "./deleting-notice";
 import { DeploymentTabs } from "./deployment-tabs";
@@ -37,7 +38,7 @@ export function DeploymentFrame({ id, children }: { id: string; children: ReactN
         }
         description={
           <span className="flex flex-wrap items-center gap-x-3 gap-y-1">
-            <span className="font-mono text-xs">{d.id}</span>
+            <IdChip id={d.id} label="deployment" href={`/deployments/${d.id}`} />
             {latest && (
               <Link
                 href={`/deployments/${d.id}/revisions/${latest.id}`}

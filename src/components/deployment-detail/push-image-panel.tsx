@@ -25,7 +25,7 @@ function Command({ label, text }: { label: string; text: string }) {
         >
           {text}
         </pre>
-        <CopyButton text={text} label={`Copy: ${label}`} />
+        <CopyButton text={text} name={`Copy: ${label}`} />
       </div>
     </li>
   );

@@ -2,6 +2,7 @@ import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { DescriptionList, Mono } from "@/components/ui/description-list";
 import { IdChip } from "@/components/ui/id-chip";
 import type { Deployment } from "@/schemas/deployments";
+import { IntegrationName } from "./integration-name";
 import { ListenerName } from "./listener-name";
 
 const text = (v: string | null) => (v ? <Mono>{v}</Mono> : null);
@@ -16,7 +17,7 @@ export function SourceCard({ deployment: d }: { deployment: Deployment }) {
     { label: "Ref", value: text(r.repo_ref) },
     {
       label: "Commit",
-      value: r.repo_commit_sha ? <Mono>{r.repo_commit_sha.slice(0, 12)}</Mono> : null,
+      value: r.repo_commit_sha ? <IdChip id={r.repo_commit_sha} label="commit" /> : null,
     },
     { label: "Graph config path", value: text(r.graph_config_path) },
     { label: "Image", value: text(r.image_uri) },
@@ -27,9 +28,7 @@ export function SourceCard({ deployment: d }: { deployment: Deployment }) {
     { label: "Build command", value: text(c.build_command) },
     {
       label: "Integration",
-      value: c.integration_id ? (
-        <IdChip id={c.integration_id} label="integration ID" href="/settings/integrations" />
-      ) : null,
+      value: c.integration_id ? <IntegrationName integrationId={c.integration_id} /> : null,
     },
     {
       label: "Reconciled by",

@@ -1,6 +1,7 @@
 "use client";
 
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { IdChip } from "@/components/ui/id-chip";
 import { useTagOptions } from "@/components/deployments-list/use-tag-options";
 
 export function TagsCard({ tagValueIds }: { tagValueIds: string[] }) {
@@ -20,8 +21,14 @@ export function TagsCard({ tagValueIds }: { tagValueIds: string[] }) {
                   key={id}
                   className="rounded-md border border-zinc-200 px-2 py-1 text-sm dark:border-zinc-700"
                 >
-                  <span className="text-zinc-500 dark:text-zinc-400">{tag?.key ?? "tag"}:</span>{" "}
-                  {tag?.value ?? id.slice(0, 8)}
+                  {tag ? (
+                    <>
+                      <span className="text-zinc-500 dark:text-zinc-400">{tag.key}:</span>{" "}
+                      {tag.value}
+                    </>
+                  ) : (
+                    <IdChip id={id} label="tag value" href="/settings/tags" />
+                  )}
                 </li>
               );
             })}

@@ -1,8 +1,9 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { holdHistory, type HistoryHold } from "./history-hold";
 
 /** The same-origin page a plain left click on a link would open, or null. */
 function linkTarget(e: MouseEvent): string | null {
@@ -19,13 +20,18 @@ function linkTarget(e: MouseEvent): string | null {
   return url.pathname + url.search + url.hash;
 }
 
+/** Where the user was going: a link's page, or a step back through the browser's history. */
+type Leave = { to: string } | { back: number };
+
 /**
  * While an editor holds unsaved changes, leaving asks first: a link inside the app (tabs,
- * navigation) opens a question here; closing or reloading the tab gets the browser's own.
+ * navigation) or the browser's Back/Forward opens a question here; closing or reloading the tab
+ * gets the browser's own.
  */
 export function UnsavedChangesGuard({ dirty, what }: { dirty: boolean; what: string }) {
   const router = useRouter();
-  const [leaveTo, setLeaveTo] = useState<string | null>(null);
+  const [leave, setLeave] = useState<Leave | null>(null);
+  const hold = useRef<HistoryHold | null>(null);
 
   useEffect(() => {
     if (!dirty) return;
@@ -39,11 +45,14 @@ export function UnsavedChangesGuard({ dirty, what }: { dirty: boolean; what: str
       if (!to) return;
       e.preventDefault();
       e.stopPropagation();
-      setLeaveTo(to);
+      setLeave({ to });
     };
+    hold.current = holdHistory((back) => setLeave({ back }));
     window.addEventListener("beforeunload", onBeforeUnload);
     document.addEventListener("click", onClick, true);
     return () => {
+      hold.current?.end();
+      hold.current = null;
       window.removeEventListener("beforeunload", onBeforeUnload);
       document.removeEventListener("click", onClick, true);
     };
@@ -51,17 +60,22 @@ export function UnsavedChangesGuard({ dirty, what }: { dirty: boolean; what: str
 
   return (
     <ConfirmDialog
-      open={leaveTo !== null}
+      open={leave !== null}
       title="Leave without saving?"
       description={`Your changes to ${what} are not saved. Leaving this page discards them.`}
       confirmLabel="Leave without saving"
       variant="danger"
       onConfirm={() => {
-        const to = leaveTo;
-        setLeaveTo(null);
-        if (to) router.push(to);
+        const target = leave;
+        setLeave(null);
+        if (!target) return;
+        const onCopy = hold.current?.release() ?? false;
+        if ("back" in target) window.history.go(-target.back);
+        // The page's copy in history is the one left: replacing it keeps one entry per visit.
+        else if (onCopy) router.replace(target.to);
+        else router.push(target.to);
       }}
-      onClose={() => setLeaveTo(null)}
+      onClose={() => setLeave(null)}
     />
   );
 }

@@ -8,6 +8,7 @@ import { sourceLabels } from "@/components/deployments-list/source-labels";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { DescriptionList, Mono } from "@/components/ui/description-list";
+import { IdChip } from "@/components/ui/id-chip";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { useTRPC } from "@/trpc/react";
 import { InterruptButton } from "./interrupt-button";
@@ -71,14 +72,26 @@ export function RevisionDetail({ id, revisionId }: { id: string; revisionId: str
             items={[
               { label: "Source", value: sourceLabels[r.source] },
               { label: "Branch or ref", value: mono(c.repo_ref) },
-              { label: "Commit", value: mono(c.repo_commit_sha) },
+              {
+                label: "Commit",
+                value: c.repo_commit_sha && <IdChip id={c.repo_commit_sha} label="commit" />,
+              },
               { label: "Graph config path", value: mono(c.graph_config_path) },
               { label: "Image", value: mono(c.image_uri) },
               { label: "Image digest", value: mono(r.image_digest) },
               { label: "Source tarball", value: mono(c.source_tarball_path) },
               { label: "Created", value: <RelativeTime iso={r.created_at} /> },
               { label: "Updated", value: <RelativeTime iso={r.updated_at} /> },
-              { label: "Revision id", value: <Mono>{r.id}</Mono> },
+              {
+                label: "Revision ID",
+                value: (
+                  <IdChip
+                    id={r.id}
+                    label={`revision #${r.number}`}
+                    href={`/deployments/${id}/revisions/${r.id}`}
+                  />
+                ),
+              },
             ]}
           />
         </CardBody>

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { sourceLabels } from "@/components/deployments-list/source-labels";
 import { Badge } from "@/components/ui/badge";
 import { Mono } from "@/components/ui/description-list";
+import { IdChip } from "@/components/ui/id-chip";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { Table, Td, Th, Tr } from "@/components/ui/table";
 import type { Revision } from "@/schemas/revisions";
@@ -28,9 +29,8 @@ export function RevisionsTable({
           <Th>Revision</Th>
           <Th>Status</Th>
           <Th>Source</Th>
-          <Th>Ref or image</Th>
-          <Th>Commit</Th>
           <Th>Created</Th>
+          <Th>ID</Th>
           {canEdit && (
             <Th>
               <span className="sr-only">Actions</span>
@@ -56,19 +56,32 @@ export function RevisionsTable({
             <Td>
               <RevisionStatusBadge status={r.status} />
             </Td>
-            <Td className="whitespace-nowrap">{sourceLabels[r.source]}</Td>
-            <Td className="max-w-72 truncate" title={revisionTarget(r) ?? undefined}>
-              {revisionTarget(r) ? (
-                <Mono>{revisionTarget(r)}</Mono>
-              ) : (
-                <span className="text-zinc-400">—</span>
+            {/* What it runs in one cell (kind, ref or image, commit): room for the whole id. */}
+            <Td className="max-w-64">
+              <span className="block whitespace-nowrap">
+                {sourceLabels[r.source]}
+                {r.source_revision_config.repo_commit_sha && (
+                  <>
+                    {" · "}
+                    <ShortSha sha={r.source_revision_config.repo_commit_sha} />
+                  </>
+                )}
+              </span>
+              {revisionTarget(r) && (
+                <span className="block truncate" title={revisionTarget(r) ?? undefined}>
+                  <Mono>{revisionTarget(r)}</Mono>
+                </span>
               )}
-            </Td>
-            <Td>
-              <ShortSha sha={r.source_revision_config.repo_commit_sha} />
             </Td>
             <Td className="whitespace-nowrap text-zinc-600 dark:text-zinc-400">
               <RelativeTime iso={r.created_at} />
+            </Td>
+            <Td className="whitespace-nowrap">
+              <IdChip
+                id={r.id}
+                label={`revision #${r.number}`}
+                href={`/deployments/${r.deployment_id}/revisions/${r.id}`}
+              />
             </Td>
             {canEdit && (
               <Td>

@@ -1,9 +1,18 @@
 import clsx from "clsx";
 import type { ReactNode } from "react";
 
-export function Card({ className, children }: { className?: string; children: ReactNode }) {
+export function Card({
+  className,
+  id,
+  children,
+}: {
+  className?: string;
+  id?: string;
+  children: ReactNode;
+}) {
   return (
     <section
+      id={id}
       className={clsx(
         "rounded-lg border border-zinc-200 bg-white shadow-xs dark:border-zinc-800 dark:bg-zinc-900/40",
         className,

@@ -5,8 +5,19 @@ import { useEffect, useState } from "react";
 import { toast } from "@/components/ui/toast";
 import { Button } from "./button";
 
-/** Copies text to the clipboard and says so, for screen readers too. */
-export function CopyButton({ text, label = "Copy" }: { text: string; label?: string }) {
+/**
+ * Copies text to the clipboard and says so, for screen readers too. `name`, when given, is the
+ * accessible name where the visible label alone would not say what is copied.
+ */
+export function CopyButton({
+  text,
+  label = "Copy",
+  name,
+}: {
+  text: string;
+  label?: string;
+  name?: string;
+}) {
   const [copied, setCopied] = useState(false);
   useEffect(() => {
     if (!copied) return;
@@ -24,7 +35,12 @@ export function CopyButton({ text, label = "Copy" }: { text: string; label?: str
   };
 
   return (
-    <Button variant="secondary" size="sm" onClick={copy} aria-label={copied ? "Copied" : label}>
+    <Button
+      variant="secondary"
+      size="sm"
+      onClick={copy}
+      aria-label={copied ? "Copied" : (name ?? label)}
+    >
       {copied ? <Check aria-hidden className="size-4" /> : <Copy aria-hidden className="size-4" />}
       <span aria-live="polite">{copied ? "Copied" : label}</span>
     </Button>

@@ -17,13 +17,19 @@ export function generateListenerToken(): { token: string; prefix: string; hash: 
 export const isListenerToken = (value: string | null | undefined): value is string =>
   !!value && value.startsWith(LISTENER_TOKEN_PREFIX);
 
+/** The listener token in an `Authorization: Bearer` header, if that is what it carries. */
+export function listenerTokenOf(authorization: string | null): string | null {
+  const token = authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
+  return isListenerToken(token) ? token : null;
+}
+
 /** The listener a bearer token names, or 401. Each call counts as the listener being seen. */
 export async function listenerFromToken(
   db: DbClient,
   authorization: string | null,
 ): Promise<Listener> {
-  const token = authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
-  if (!isListenerToken(token))
+  const token = listenerTokenOf(authorization);
+  if (!token)
     throw new AppError("unauthorized", "Missing listener credentials: send Authorization: Bearer");
   const listener = await db.listener.findUnique({ where: { tokenHash: sha256Hex(token) } });
   if (!listener) throw new AppError("unauthorized", "Invalid listener token");

@@ -5,6 +5,7 @@ import { driversFromEnv, type Drivers } from "./drivers";
 import { runRevisionStep } from "./engine/run-step";
 import { QUEUES, revisionStepJob, startBoss, teardownJob } from "@/server/services/revisions/queue";
 import { runTeardown } from "./teardown";
+import { listenForJobs } from "./wake";
 
 export interface RunningWorker {
   stop(): Promise<void>;
@@ -28,9 +29,20 @@ export async function startWorker(
     pollingIntervalSeconds: env.HANGAR_QUEUE_POLL_SECONDS,
   } as const;
 
+  // Slots are pg-boss workers of one job each. An idle slot sleeps until its next poll unless
+  // woken: by a job sent from elsewhere, by a sibling that found work (there may be more), or
+  // by itself when it finishes one (it fetches again at once).
+  const slots: { id?: string; busy: boolean }[] = [];
+  const wakeIdleSlot = () => {
+    const idle = slots.find((slot) => !slot.busy && slot.id);
+    if (idle) boss.notifyWorker(idle.id!);
+  };
   for (let i = 0; i < concurrency; i++) {
-    const self: { id?: string } = {};
-    self.id = await boss.work(QUEUES.revisionStep, work, async ([job]) => {
+    const slot: { id?: string; busy: boolean } = { busy: false };
+    slots.push(slot);
+    slot.id = await boss.work(QUEUES.revisionStep, work, async ([job]) => {
+      slot.busy = true;
+      wakeIdleSlot();
       const { revisionId } = revisionStepJob.parse(job!.data);
       try {
         await runRevisionStep(ctx, revisionId, job!);
@@ -40,20 +52,27 @@ export async function startWorker(
           ...describeError(error),
         });
         throw error;
+      } finally {
+        slot.busy = false;
       }
-      // Work was found: look for more at once instead of waiting for the next poll.
-      if (self.id) boss.notifyWorker(self.id);
+      if (slot.id) boss.notifyWorker(slot.id);
     });
   }
-  await boss.work(QUEUES.teardown, work, async ([job]) => {
+  const teardownId = await boss.work(QUEUES.teardown, work, async ([job]) => {
     const { deploymentId } = teardownJob.parse(job!.data);
     const { deleted } = await runTeardown(ctx, deploymentId);
     if (deleted) log.info("deployment deleted", { deployment_id: deploymentId });
   });
+  const retryMs = env.HANGAR_QUEUE_POLL_SECONDS * 1000;
+  const listeners = await Promise.all([
+    listenForJobs(QUEUES.revisionStep, wakeIdleSlot, retryMs),
+    listenForJobs(QUEUES.teardown, () => boss.notifyWorker(teardownId), retryMs),
+  ]);
   log.info("worker started", { concurrency, deployer: ctx.drivers.deployer.name });
 
   return {
     async stop() {
+      await Promise.all(listeners.map((listener) => listener.stop()));
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
       await db.$disconnect();
     },

@@ -1,7 +1,7 @@
 import pg from "pg";
 
 /**
- * Whether an API key (by its SHA-256) is a live key, for choosing a rate-limit bucket only
+ * Whether an API key or listener token (by its SHA-256) is a live one, for choosing a rate-limit bucket only
  * (the route authenticates every request itself). Answers are cached for `ttlMs`: a revoked key
  * keeps its own bucket at most that long (README "Rate limits"); concurrent checks of one key
  * share one lookup, and both caches are bounded so made-up keys cannot grow memory.
@@ -39,17 +39,22 @@ export class CachedKeyVerifier implements ApiKeyVerifier {
   }
 }
 
-/** Looks keys up in PostgreSQL with a small pool of its own (the proxy does not load Prisma). */
-export function postgresKeyVerifier(databaseUrl: string): ApiKeyVerifier {
+/**
+ * Looks API keys and listener tokens up in PostgreSQL with a small pool of its own (the proxy
+ * does not load Prisma).
+ */
+export function postgresVerifiers(databaseUrl: string): {
+  keys: ApiKeyVerifier;
+  listeners: ApiKeyVerifier;
+} {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2, idleTimeoutMillis: 30_000 });
   pool.on("error", () => undefined);
-  return new CachedKeyVerifier(async (keyHash) => {
-    const { rowCount } = await pool.query(
-      "SELECT 1 FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL",
-      [keyHash],
-    );
-    return (rowCount ?? 0) > 0;
-  });
+  const exists = (sql: string) =>
+    new CachedKeyVerifier(async (hash) => ((await pool.query(sql, [hash])).rowCount ?? 0) > 0);
+  return {
+    keys: exists("SELECT 1 FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL"),
+    listeners: exists("SELECT 1 FROM listeners WHERE token_hash = $1"),
+  };
 }
 
 /** No database to ask (rate limits in tools and benches): every key counts by address. */

@@ -3,7 +3,8 @@ import { describeError, log } from "@/server/log";
 import { clientAddress } from "./client-address";
 import { rateLimitHeaders } from "./headers";
 import { sha256Hex } from "@/server/crypto";
-import { noKeysVerifier, postgresKeyVerifier, type ApiKeyVerifier } from "./key-verifier";
+import { listenerTokenOf } from "@/server/auth/listener-tokens";
+import { noKeysVerifier, postgresVerifiers, type ApiKeyVerifier } from "./key-verifier";
 import { identify, matchRequest } from "./match";
 import { MemoryStore } from "./memory-store";
 import { RedisStore } from "./redis-store";
@@ -63,6 +64,7 @@ export class Limiter {
     private readonly store: RateLimitStore,
     private readonly config: LimiterConfig,
     private readonly keys: ApiKeyVerifier = noKeysVerifier,
+    private readonly listeners: ApiKeyVerifier = noKeysVerifier,
   ) {}
 
   /** Counts one hit against `key` outside the table (failed sign-ins per account). */
@@ -96,9 +98,12 @@ export class Limiter {
   ): Promise<RateLimitOutcome> {
     const address = clientAddress(headers, this.config.trustedProxyHops);
     const apiKey = headers.get("x-api-key");
-    const keyIsLive = apiKey ? await this.keyIsLive(apiKey) : false;
-    const sessionUser = apiKey ? null : await sessionUserId(headers, this.config.authSecret);
-    const caller = identify(headers, address, sessionUser, keyIsLive);
+    const keyIsLive = apiKey ? await this.isLive(this.keys, apiKey) : false;
+    const sent = apiKey ? null : listenerTokenOf(headers.get("authorization"));
+    const listenerToken = sent && (await this.isLive(this.listeners, sent)) ? sent : null;
+    const sessionUser =
+      apiKey || listenerToken ? null : await sessionUserId(headers, this.config.authSecret);
+    const caller = identify(headers, address, sessionUser, keyIsLive, listenerToken);
     const { rule, key } = matchRequest(method, path, caller);
     const limit = limitFor(rule, this.config.region);
     let result;
@@ -120,10 +125,10 @@ export class Limiter {
     };
   }
 
-  /** A key lookup that fails (database down) counts the request by address. */
-  private async keyIsLive(apiKey: string): Promise<boolean> {
-    if (apiKey.length > 512) return false;
-    return this.keys.isLive(sha256Hex(apiKey)).catch(() => false);
+  /** A lookup that fails (database down) counts the request by address. */
+  private async isLive(verifier: ApiKeyVerifier, credential: string): Promise<boolean> {
+    if (credential.length > 512) return false;
+    return verifier.isLive(sha256Hex(credential)).catch(() => false);
   }
 }
 
@@ -139,8 +144,10 @@ export function getLimiter(): Limiter | null {
     failClosed: env.HANGAR_RATELIMIT_FAIL_CLOSED,
     authSecret: env.AUTH_SECRET,
   };
-  const keys = env.DATABASE_URL ? postgresKeyVerifier(env.DATABASE_URL) : noKeysVerifier;
-  if (!env.REDIS_URL) return (shared = new Limiter(new MemoryStore(), config, keys));
+  const { keys, listeners } = env.DATABASE_URL
+    ? postgresVerifiers(env.DATABASE_URL)
+    : { keys: noKeysVerifier, listeners: noKeysVerifier };
+  if (!env.REDIS_URL) return (shared = new Limiter(new MemoryStore(), config, keys, listeners));
   let limiter: Limiter | undefined;
   const store = new RedisStore({
     url: env.REDIS_URL,
@@ -148,5 +155,5 @@ export function getLimiter(): Limiter | null {
     commandTimeoutMs: env.HANGAR_RATELIMIT_REDIS_TIMEOUT_MS,
     onError: (error) => limiter?.reportStoreError(error),
   });
-  return (shared = limiter = new Limiter(store, config, keys));
+  return (shared = limiter = new Limiter(store, config, keys, listeners));
 }

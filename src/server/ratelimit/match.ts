@@ -3,7 +3,8 @@ import { rateLimitRules, type Identity, type RateLimitRule, type When } from "./
 
 /*
  * How a request finds its row (README "Rate limits" says the same):
- * 1. The caller: a verified `x-api-key` (a live key) makes an API-key call; else a signed-in
+ * 1. The caller: a verified `x-api-key` (a live key) makes an API-key call; else a live listener
+ *    token (`Authorization: Bearer hgl_...`) makes a listener call keyed by its SHA-256; else a signed-in
  *    dashboard session makes a user call keyed by its user id together with the client address
  *    (the spec's "x-user-id + IP" pair, with the id verified); else the call is anonymous (keyed
  *    by the client address). An unknown, malformed or revoked key, and an `x-user-id` that is not
@@ -18,6 +19,7 @@ import { rateLimitRules, type Identity, type RateLimitRule, type When } from "./
 export type Caller =
   | { kind: "apiKey"; apiKey: string; address: string }
   | { kind: "session"; userId: string; address: string }
+  | { kind: "listener"; listenerToken: string; address: string }
   | { kind: "anonymous"; address: string };
 
 export interface RateLimitMatch {
@@ -26,22 +28,28 @@ export interface RateLimitMatch {
   key: string;
 }
 
-/** `keyIsLive`: the request's x-api-key was verified (see key-verifier.ts). */
+/**
+ * `keyIsLive`: the request's x-api-key was verified; `listenerToken`: its bearer token is a live
+ * listener's (see key-verifier.ts).
+ */
 export function identify(
   headers: Headers,
   address: string,
   sessionUserId: string | null,
   keyIsLive: boolean,
+  listenerToken: string | null = null,
 ): Caller {
   const apiKey = headers.get("x-api-key");
   if (apiKey && keyIsLive) return { kind: "apiKey", apiKey, address };
   if (apiKey) return { kind: "anonymous", address };
+  if (listenerToken) return { kind: "listener", listenerToken, address };
   if (sessionUserId) return { kind: "session", userId: sessionUserId, address };
   return { kind: "anonymous", address };
 }
 
 function callerIdentity(caller: Caller): Identity {
   if (caller.kind === "apiKey") return "apiKey";
+  if (caller.kind === "listener") return "listener";
   return caller.kind === "anonymous" ? "ip" : "user";
 }
 
@@ -95,6 +103,7 @@ function alternativeHolds(when: When, method: string, path: string): boolean {
 function keyFor(rule: RateLimitRule, caller: Caller): string {
   if (rule.identity === "ip") return `${rule.id}:ip:${caller.address}`;
   if (caller.kind === "apiKey") return `${rule.id}:key:${sha256Hex(caller.apiKey)}`;
+  if (caller.kind === "listener") return `${rule.id}:listener:${sha256Hex(caller.listenerToken)}`;
   if (caller.kind === "session") return `${rule.id}:user:${caller.userId}:${caller.address}`;
   return `${rule.id}:ip:${caller.address}`;
 }

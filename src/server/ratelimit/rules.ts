@@ -1,7 +1,10 @@
 // The specification's rate-limit table (section 8.2), row for row, as data. match.ts reads it.
 
-/** Who a row counts: the API key, the user id (with the client address), or the address alone. */
-export type Identity = "apiKey" | "user" | "ip";
+/**
+ * Who a row counts: the API key, the user id (with the client address), a listener (its token's
+ * SHA-256), or the address alone.
+ */
+export type Identity = "apiKey" | "user" | "listener" | "ip";
 
 export type Region = "us" | "eu" | "apac" | "us2";
 
@@ -50,6 +53,17 @@ export const rateLimitRules: readonly RateLimitRule[] = [
       { method: "POST", path: "/api/auth/callback/credentials" },
     ],
     ...same(30, 60),
+  },
+  {
+    // Not in the spec's table (issue 16): the listener protocol, per listener. Each replica keeps
+    // one long poll open (a call per HANGAR_LISTENER_POLL_SECONDS at most when idle) and renews
+    // each lease a few times a minute; 1200 a minute leaves room for many replicas and busy
+    // moments (a burst of revisions, each a claim and a few reports).
+    id: "listener-protocol",
+    category: "Listener protocol",
+    identity: "listener",
+    when: [{ method: "POST", path: "/v2/listener" }],
+    ...same(1200, 60),
   },
   {
     id: "high-throughput-ip",

@@ -4,7 +4,7 @@ import { Tags } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
 import { useTagOptions } from "@/components/deployments-list/use-tag-options";
-import { Button } from "@/components/ui/button";
+import { Button, buttonClass } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { FormField } from "@/components/ui/form-field";
@@ -38,13 +38,10 @@ export function TagsForm({ baseline, canEdit, onSaved, onReload }: DeploymentEdi
       <EmptyState
         icon={Tags}
         title="No tags in this workspace"
-        description="Tag keys and values are created through the API (POST /v2/tag-keys); then they can be set here."
+        description="Create tag keys and their values in Settings → Tags; then they can be set here."
         action={
-          <Link
-            href="/openapi.json"
-            className="text-sm text-blue-700 hover:underline dark:text-blue-400"
-          >
-            API reference
+          <Link href="/settings/tags" className={buttonClass("secondary")}>
+            Manage tags
           </Link>
         }
       />

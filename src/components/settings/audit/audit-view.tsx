@@ -15,8 +15,15 @@ import { IdChip } from "@/components/ui/id-chip";
 import { Table, Td, Th, Tr } from "@/components/ui/table";
 import type { AuditEvent } from "@/schemas/audit";
 import { useTRPC } from "@/trpc/react";
-import { AUDIT_PAGE, auditActions, auditFilterOf } from "./audit-actions";
+import {
+  AUDIT_PAGE,
+  auditActionLabel,
+  auditActions,
+  auditFilterOf,
+  targetTypeLabel,
+} from "./audit-actions";
 import { AuditChanges } from "./audit-changes";
+import { integrationHref } from "../integrations/integration-link";
 
 /** Where a target's page is, when it has one. */
 /** An event as the dashboard receives it: JSON leaves the free-form `data` optional. */
@@ -26,7 +33,7 @@ const hrefOf = (e: AuditRow): string | undefined =>
   e.target_type === "deployment" && e.action !== "deployment.delete"
     ? `/deployments/${e.target_id}`
     : e.target_type === "codehost_integration"
-      ? "/settings/integrations"
+      ? integrationHref(e.target_id)
       : undefined;
 
 function Actor({ event: e }: { event: AuditRow }) {
@@ -45,7 +52,9 @@ function Target({ event: e }: { event: AuditRow }) {
   const href = hrefOf(e);
   return (
     <div className="space-y-1">
-      <span className="block text-xs text-zinc-500 dark:text-zinc-400">{e.target_type}</span>
+      <span className="block text-xs text-zinc-500 dark:text-zinc-400">
+        {targetTypeLabel(e.target_type)}
+      </span>
       {e.target_name &&
         (href ? (
           <Link href={href} className="font-medium underline underline-offset-2">
@@ -55,7 +64,7 @@ function Target({ event: e }: { event: AuditRow }) {
           <span className="font-medium">{e.target_name}</span>
         ))}
       <div>
-        <IdChip id={e.target_id} label={e.target_type.replace(/_/g, " ")} href={href} />
+        <IdChip id={e.target_id} label={targetTypeLabel(e.target_type)} href={href} />
       </div>
     </div>
   );
@@ -92,7 +101,7 @@ export function AuditView() {
     body = (
       <EmptyState
         icon={ScrollText}
-        title={action ? `No ${action} events` : "Nothing recorded yet"}
+        title={action ? `No “${auditActionLabel(action)}” events` : "Nothing recorded yet"}
         description={
           action
             ? "Choose another action, or all actions."
@@ -123,7 +132,7 @@ export function AuditView() {
                   <RelativeTime iso={e.created_at} />
                 </Td>
                 <Td>
-                  <Badge tone="blue">{e.action}</Badge>
+                  <Badge tone="blue">{auditActionLabel(e.action)}</Badge>
                 </Td>
                 <Td>
                   <Target event={e} />
@@ -159,7 +168,7 @@ export function AuditView() {
             <option value="">All actions</option>
             {auditActions.map((a) => (
               <option key={a} value={a}>
-                {a}
+                {auditActionLabel(a)}
               </option>
             ))}
           </Select>

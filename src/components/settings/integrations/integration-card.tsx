@@ -8,6 +8,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { DescriptionList, Mono } from "@/components/ui/description-list";
 import { IdChip } from "@/components/ui/id-chip";
+import { integrationAnchor } from "./integration-link";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { toast } from "@/components/ui/toast";
 import type { CodehostIntegrationDetail } from "@/schemas/codehost-integrations";
@@ -91,7 +92,7 @@ export function IntegrationCard({
   );
 
   return (
-    <Card>
+    <Card id={integrationAnchor(integration.id)} className="scroll-mt-20">
       <CardHeader
         title={integration.name}
         description={<IdChip id={integration.id} label={`${integration.name} integration`} />}

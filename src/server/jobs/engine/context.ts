@@ -12,15 +12,28 @@ export interface EngineContext {
   db: Db;
   drivers: Drivers;
   boss?: PgBoss;
+  /**
+   * Asked when a move lands on a status that needs another step: true when the job that made
+   * the move runs that step itself (so no job is queued for it).
+   */
+  runsNext?: (status: RevisionStatus) => boolean;
 }
 
-export const revisionInclude = {
-  deployment: { include: { secretReferences: { orderBy: { name: "asc" } } } },
-} satisfies Prisma.RevisionInclude;
+export const revisionInclude = { deployment: true } satisfies Prisma.RevisionInclude;
 export type EngineRevision = Prisma.RevisionGetPayload<{ include: typeof revisionInclude }>;
 
 export const loadRevision = (db: DbClient, id: string) =>
   db.revision.findUnique({ where: { id }, include: revisionInclude });
+
+/** The deployment's secret references, loaded only by the steps that render manifests. */
+export async function withSecretReferences(db: DbClient, revision: EngineRevision) {
+  const secretReferences = await db.secretReference.findMany({
+    where: { deploymentId: revision.deploymentId },
+    orderBy: { name: "asc" },
+  });
+  return { ...revision, deployment: { ...revision.deployment, secretReferences } };
+}
+export type ManifestRevision = Awaited<ReturnType<typeof withSecretReferences>>;
 
 export interface Move {
   from: RevisionStatus[];
@@ -56,7 +69,8 @@ export async function applyMove(
     await appendLogs(tx, revisionId, move.stream, move.lines);
   }
   await move.also?.(tx);
-  if (!isTerminal(move.to)) await enqueueRevisionStep(tx, { revisionId }, { boss: ctx.boss });
+  if (!isTerminal(move.to) && !ctx.runsNext?.(move.to))
+    await enqueueRevisionStep(tx, { revisionId }, { boss: ctx.boss });
   return true;
 }
 
@@ -75,16 +89,24 @@ export const newerRevision = (db: DbClient, revision: { deploymentId: string; nu
     select: { number: true },
   });
 
-/** Another revision of the deployment between admission and its end. */
-export const otherInFlight = (db: DbClient, revision: { id: string; deploymentId: string }) =>
-  db.revision.findFirst({
-    where: {
-      deploymentId: revision.deploymentId,
-      id: { not: revision.id },
-      status: { in: IN_FLIGHT_STATUSES },
-    },
-    select: { number: true },
-  });
+/**
+ * In one round trip: the deployment's newest revision if newer than this one, and whether
+ * another of its revisions is between admission and its end.
+ */
+export async function admissionOf(
+  db: DbClient,
+  revision: { id: string; deploymentId: string; number: number },
+): Promise<{ newer: { number: number } | null; otherInFlight: boolean }> {
+  const [row] = await db.$queryRaw<{ newer: number | null; other_in_flight: boolean }[]>`
+    SELECT max(number) FILTER (WHERE number > ${revision.number}) AS newer,
+           coalesce(bool_or(id <> ${revision.id}::uuid
+             AND status::text = ANY(${IN_FLIGHT_STATUSES}::text[])), false) AS other_in_flight
+    FROM revisions WHERE deployment_id = ${revision.deploymentId}::uuid`;
+  return {
+    newer: row?.newer != null ? { number: row.newer } : null,
+    otherInFlight: row?.other_in_flight ?? false,
+  };
+}
 
 export const supersededMessage = (newer: { number: number }) =>
   `Superseded by revision ${newer.number} before its build started.`;

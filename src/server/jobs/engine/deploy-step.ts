@@ -10,7 +10,13 @@ import { StepFailure } from "../drivers";
 import { DRY_RUN_MESSAGE } from "../drivers/recording";
 import { redactManifests, renderManifests, type KubernetesObject } from "../manifests";
 import { handToListener } from "./listener-handoff";
-import { advance, type EngineContext, type EngineRevision } from "./context";
+import {
+  advance,
+  withSecretReferences,
+  type EngineContext,
+  type EngineRevision,
+  type ManifestRevision,
+} from "./context";
 
 /** Derived, so nothing new is stored: the same deployment always gets the same password. */
 export function databasePasswordOf(deploymentId: string): string {
@@ -21,7 +27,7 @@ export function databasePasswordOf(deploymentId: string): string {
 
 export function manifestsOf(
   revision: Pick<
-    EngineRevision,
+    ManifestRevision,
     "deployment" | "imageRef" | "sourceConfig" | "id" | "number" | "secretsEncrypted"
   >,
 ): KubernetesObject[] {
@@ -95,7 +101,7 @@ export async function deployStep(ctx: EngineContext, revision: EngineRevision): 
   let objects: KubernetesObject[];
   let applied;
   try {
-    objects = manifestsOf(revision);
+    objects = manifestsOf(await withSecretReferences(ctx.db, revision));
     applied = await deployer.apply(objects);
   } catch (error) {
     if (!(error instanceof StepFailure)) throw error;

@@ -5,7 +5,7 @@ import { asJson } from "@/server/services/deployments/serialize";
 import { notifyListenerWork } from "@/server/services/listeners/work-events";
 import { StepFailure } from "../drivers";
 import { redactManifests } from "../manifests";
-import { advance, type EngineContext, type EngineRevision } from "./context";
+import { advance, withSecretReferences, type EngineContext, type EngineRevision } from "./context";
 import { manifestsOf } from "./deploy-step";
 
 /**
@@ -30,7 +30,7 @@ export async function handToListener(
         `Listener ${listener.computeId} does not serve namespace ${namespace ?? "(none)"}; it serves ${namespaces.join(", ")}.`,
       );
     const objects = manifestsOf({
-      ...revision,
+      ...(await withSecretReferences(ctx.db, revision)),
       sourceConfig: {
         ...sourceConfig,
         listener_config: { k8s_namespace: namespace },

@@ -18,6 +18,12 @@ const STEPS: Partial<Record<RevisionStatus, Step>> = {
   DEPLOYING: deployStep,
 };
 
+/**
+ * Bookkeeping steps, which wait on no driver (no build, no rollout): the job whose move reached
+ * one runs it at once instead of queueing a job for it, sparing a queue round trip.
+ */
+const RUN_AT_ONCE: ReadonlySet<RevisionStatus> = new Set(["AWAITING_BUILD", "AWAITING_DEPLOY"]);
+
 const streamOf = (status: RevisionStatus) =>
   status === "AWAITING_DEPLOY" || status === "DEPLOYING" ? "deploy" : "build";
 
@@ -27,15 +33,31 @@ export interface Attempt {
 }
 
 /**
- * Runs the step the revision's current status calls for. Every step checks the status it acts
- * on, so a job that runs twice (a retried job of a killed worker) does nothing twice. Unexpected
- * errors are retried by the queue; the last attempt ends the revision in its step's failure.
+ * Runs the step the revision's current status calls for, then on a first attempt the
+ * bookkeeping steps its move reached (RUN_AT_ONCE). Every step checks the status it acts on, so
+ * a job that runs twice (a retried job of a killed worker) does nothing twice; the job stays
+ * active until its last step, so a crash in any of them retries from the revision's status.
+ * Unexpected errors are retried by the queue; the last attempt ends the revision in its step's
+ * failure. A retried job runs one step, so each step keeps all its retries.
  */
 export async function runRevisionStep(
   ctx: EngineContext,
   revisionId: string,
   attempt: Attempt,
 ): Promise<void> {
+  if (attempt.retryCount > 0) return void (await runStep(ctx, revisionId, attempt));
+  let next: RevisionStatus | null = null;
+  const runsNext = (status: RevisionStatus) => {
+    next = RUN_AT_ONCE.has(status) ? status : null;
+    return next !== null;
+  };
+  do {
+    next = null;
+    await runStep({ ...ctx, runsNext }, revisionId, attempt);
+  } while (next);
+}
+
+async function runStep(ctx: EngineContext, revisionId: string, attempt: Attempt): Promise<void> {
   const revision = await loadRevision(ctx.db, revisionId);
   if (!revision || isTerminal(revision.status)) return;
   const step = STEPS[revision.status];

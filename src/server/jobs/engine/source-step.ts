@@ -4,10 +4,9 @@ import { lockDeploymentRow } from "@/server/services/deployments/find";
 import { asJson } from "@/server/services/deployments/serialize";
 import { StepFailure } from "../drivers";
 import {
+  admissionOf,
   advance,
   applyMove,
-  newerRevision,
-  otherInFlight,
   retryLater,
   supersededMessage,
   type EngineContext,
@@ -19,9 +18,9 @@ type Gate = { kind: "go" } | { kind: "wait" } | { kind: "skip"; message: string 
 
 /** Only one revision per deployment is in flight, and the newest wins. */
 async function gate(db: DbClient, revision: EngineRevision): Promise<Gate> {
-  const newer = await newerRevision(db, revision);
+  const { newer, otherInFlight } = await admissionOf(db, revision);
   if (newer) return { kind: "skip", message: supersededMessage(newer) };
-  return (await otherInFlight(db, revision)) ? { kind: "wait" } : { kind: "go" };
+  return otherInFlight ? { kind: "wait" } : { kind: "go" };
 }
 
 const skip = (message: string): Move => ({

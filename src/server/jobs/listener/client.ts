@@ -1,6 +1,12 @@
-import type { ListenerReportAnswer, ListenerReportInput, ListenerWork } from "@/schemas/listeners";
+import type {
+  ListenerDeletionAnswer,
+  ListenerDeletionReportInput,
+  ListenerReportAnswer,
+  ListenerReportInput,
+  ListenerWork,
+} from "@/schemas/listeners";
 
-// The listener's side of the listener protocol (contract 11.2): plain HTTPS calls with its
+// The listener's side of the listener protocol (contract 14.3): plain HTTPS calls with its
 // token. Reports are retried with the same report_id until Hangar answers (at least once).
 
 export class ProtocolError extends Error {
@@ -23,6 +29,11 @@ export interface ProtocolClient {
     report: ListenerReportInput,
     signal?: AbortSignal,
   ): Promise<ListenerReportAnswer>;
+  reportDeletion(
+    deploymentId: string,
+    report: ListenerDeletionReportInput,
+    signal?: AbortSignal,
+  ): Promise<ListenerDeletionAnswer>;
 }
 
 const pause = (ms: number, signal?: AbortSignal) =>
@@ -84,6 +95,16 @@ export function protocolClient(baseUrl: string, token: string): ProtocolClient {
         () =>
           post<ListenerReportAnswer>(
             `/v2/listener/revisions/${revisionId}/reports`,
+            report,
+            signal,
+          ),
+        signal,
+      ),
+    reportDeletion: (deploymentId, report, signal) =>
+      retried(
+        () =>
+          post<ListenerDeletionAnswer>(
+            `/v2/listener/deployments/${deploymentId}/reports`,
             report,
             signal,
           ),

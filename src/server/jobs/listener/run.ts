@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
-import type { ListenerWork } from "@/schemas/listeners";
+import type { ListenerApplyWork, ListenerDeleteWork, ListenerWork } from "@/schemas/listeners";
 import { describeError, log } from "@/server/log";
 import { StepFailure, type DeployerDriver } from "../drivers/types";
 import type { KubernetesObject } from "../manifests";
 import type { ProtocolClient } from "./client";
 
-// One listener replica: long-poll for a revision, apply it with the Kubernetes driver, wait for
-// the rollout, report. The lease is renewed while it works; if Hangar says the revision moved on
-// or another replica holds it, this replica stops reporting on it.
+// One listener replica: long-poll for work, apply a revision (and wait for the rollout) or delete
+// a deployment's objects with the Kubernetes driver, report. The lease is renewed while it works;
+// if Hangar says the work moved on or another replica holds it, this replica stops reporting.
 
 export interface ListenerOptions {
   client: ProtocolClient;
@@ -17,54 +17,91 @@ export interface ListenerOptions {
   signal: AbortSignal;
 }
 
-async function applyWork(options: ListenerOptions, work: ListenerWork): Promise<void> {
-  const { client, deployer, replicaId, signal } = options;
-  const report = (body: {
-    status?: "DEPLOYED" | "DEPLOY_FAILED";
-    message?: string;
-    lines?: string[];
-  }) =>
-    client.report(
-      work.revision_id,
-      { replica_id: replicaId, report_id: randomUUID(), lines: body.lines ?? [], ...body },
-      signal,
-    );
+interface Report<S> {
+  status?: S;
+  message?: string;
+  lines?: string[];
+}
+
+type Send<S> = (body: Report<S>) => Promise<{ status: string }>;
+
+/** Runs `step` while renewing the lease (an empty report every third of it). */
+async function underLease<S>(
+  work: ListenerWork,
+  send: Send<S>,
+  step: (report: Send<S>) => Promise<Report<S> & { status: S }>,
+): Promise<string> {
   const leaseMs = Math.max(1_000, Date.parse(work.lease_expires_at) - Date.now());
   const renew = setInterval(() => {
-    report({}).catch((error) =>
-      log.warn("lease renewal failed", { revision_id: work.revision_id, ...describeError(error) }),
+    send({}).catch((error) =>
+      log.warn("lease renewal failed", {
+        deployment_id: work.deployment_id,
+        ...describeError(error),
+      }),
     );
   }, leaseMs / 3);
   try {
+    const outcome = await step(send);
+    clearInterval(renew);
+    return (await send(outcome)).status;
+  } finally {
+    clearInterval(renew);
+  }
+}
+
+const failureOf = (error: unknown, what: string) =>
+  error instanceof StepFailure
+    ? { message: error.message, lines: error.lines }
+    : { message: `The listener could not ${what}: ${(error as Error).message}`, lines: [] };
+
+function applyWork(options: ListenerOptions, work: ListenerApplyWork): Promise<string> {
+  const { client, deployer, replicaId, signal } = options;
+  const send: Send<"DEPLOYED" | "DEPLOY_FAILED"> = (body) =>
+    client.report(
+      work.revision_id,
+      { replica_id: replicaId, report_id: randomUUID(), lines: [], ...body },
+      signal,
+    );
+  return underLease(work, send, async (report) => {
     await report({
       lines: [
         `Applying ${work.objects.length} objects in namespace ${work.namespace} (replica ${replicaId})`,
       ],
     });
-    let outcome: { status: "DEPLOYED" | "DEPLOY_FAILED"; message?: string; lines: string[] };
     try {
       const applied = await deployer.apply(work.objects as unknown as KubernetesObject[]);
-      outcome = {
-        status: "DEPLOYED",
+      return {
+        status: "DEPLOYED" as const,
         lines: [...applied.lines, `Revision ${work.revision_number} deployed`],
       };
     } catch (error) {
-      const message =
-        error instanceof StepFailure
-          ? error.message
-          : `The listener could not apply the revision: ${(error as Error).message}`;
-      outcome = {
-        status: "DEPLOY_FAILED",
-        message,
-        lines: error instanceof StepFailure ? error.lines : [],
-      };
+      return { status: "DEPLOY_FAILED" as const, ...failureOf(error, "apply the revision") };
     }
-    clearInterval(renew);
-    const answer = await report(outcome);
-    log.info("revision reported", { revision_id: work.revision_id, status: answer.status });
-  } finally {
-    clearInterval(renew);
-  }
+  });
+}
+
+function deleteWork(options: ListenerOptions, work: ListenerDeleteWork): Promise<string> {
+  const { client, deployer, replicaId, signal } = options;
+  const send: Send<"DELETED" | "DELETE_FAILED"> = (body) =>
+    client.reportDeletion(
+      work.deployment_id,
+      { replica_id: replicaId, report_id: randomUUID(), lines: [], ...body },
+      signal,
+    );
+  return underLease(work, send, async () => {
+    try {
+      const removed = await deployer.teardown(work.objects as unknown as KubernetesObject[]);
+      return {
+        status: "DELETED" as const,
+        lines: [
+          ...removed.lines,
+          `Deployment ${work.deployment_name} removed (replica ${replicaId})`,
+        ],
+      };
+    } catch (error) {
+      return { status: "DELETE_FAILED" as const, ...failureOf(error, "delete the deployment") };
+    }
+  });
 }
 
 /** Runs until `signal` aborts. */
@@ -81,12 +118,18 @@ export async function runListener(options: ListenerOptions): Promise<void> {
       continue;
     }
     if (!work) continue;
-    log.info("revision leased", { revision_id: work.revision_id, number: work.revision_number });
+    const ids = { action: work.action, deployment_id: work.deployment_id };
+    log.info(
+      "work leased",
+      work.action === "apply" ? { ...ids, revision_id: work.revision_id } : ids,
+    );
     try {
-      await applyWork(options, work);
+      const status =
+        work.action === "apply" ? await applyWork(options, work) : await deleteWork(options, work);
+      log.info("work reported", { ...ids, status });
     } catch (error) {
-      // The lease then expires and a replica (this one included) takes the revision again.
-      log.warn("revision not finished", { revision_id: work.revision_id, ...describeError(error) });
+      // The lease then expires and a replica (this one included) takes the work again.
+      log.warn("work not finished", { ...ids, ...describeError(error) });
     }
   }
 }

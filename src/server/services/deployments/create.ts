@@ -82,7 +82,8 @@ export async function createDeployment(
 
   try {
     const id = await db.$transaction(async (tx) => {
-      if (sourceConfig.listener_id) await lockWorkspaceListener(tx, actor, sourceConfig.listener_id);
+      if (sourceConfig.listener_id)
+        await lockWorkspaceListener(tx, actor, sourceConfig.listener_id);
       const row = await tx.deployment.create({
         data: {
           workspaceId: actor.workspaceId,

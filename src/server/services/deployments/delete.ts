@@ -15,7 +15,7 @@ export async function deleteDeployment(db: Db, actor: Actor, id: string): Promis
   await db.$transaction(async (tx) => {
     const row = await lockDeployment(tx, actor, id);
     if (row.status === "AWAITING_DELETE") return;
-    await markForDeletion(tx, row.id);
+    await markForDeletion(tx, row);
     await recordAudit(tx, actor, {
       action: "deployment.delete",
       targetType: "deployment",

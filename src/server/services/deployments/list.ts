@@ -8,7 +8,8 @@ import {
 } from "@/schemas/deployments";
 import { ACTIVE_STATUSES } from "@/schemas/revision-states";
 import type { Actor } from "@/server/auth/actor";
-import type { DbClient } from "@/server/db";
+import { readRows, type DbClient } from "@/server/db";
+import { SEEK_FROM_OFFSET, isWholeListByCreation, seekPageIds, wholeListCount } from "./page-ids";
 import { emptySourceConfig, emptySourceRevisionConfig } from "./serialize";
 
 /** ILIKE's default escape is `\`: `%` and `_` in the text must match themselves. */
@@ -95,22 +96,41 @@ export async function countDeployments(
   query: ListDeploymentsQuery,
   options: ListOptions = {},
 ): Promise<number> {
-  const [row] = await db.$queryRaw<{ n: number }[]>`
-    SELECT count(*)::int AS n FROM deployments d WHERE ${deploymentFilter(actor, query, options)}`;
+  const [row] = await readRows<{ n: number }>(
+    db,
+    isWholeListByCreation(query, undefined, options.failed)
+      ? wholeListCount(actor)
+      : Prisma.sql`SELECT count(*)::int AS n FROM deployments d
+                   WHERE ${deploymentFilter(actor, query, options)}`,
+  );
   return row?.n ?? 0;
 }
 
 /** The contract's `source_config` / `source_revision_config` defaults, as SQL `jsonb`. */
 const defaultsJson = (value: object) => Prisma.sql`${JSON.stringify(value)}::jsonb`;
 
+/** The page's ids, in order: from the ordering index, or for a deep page of the whole list, from its hour. */
+function pageIds(actor: Actor, query: ListDeploymentsQuery, options: ListOptions): Prisma.Sql {
+  if (
+    query.offset >= SEEK_FROM_OFFSET &&
+    isWholeListByCreation(query, options.sort, options.failed)
+  )
+    return seekPageIds(actor, query);
+  return Prisma.sql`
+    SELECT d.id FROM deployments d
+    WHERE ${deploymentFilter(actor, query, options)}
+    ORDER BY ${orderBy(options.sort)}
+    OFFSET ${query.offset} LIMIT ${query.limit}`;
+}
+
 /**
  * The page as the contract's JSON text, built by PostgreSQL in one round trip: the page's ids
- * are found on the ordering index first (index-only), then only those rows are read, each with
- * its secrets' names, secret references and tags aggregated beside it, and turned into the
- * contract's Deployment exactly as `toDeployment` does (the property test in
- * tests/integration/deployments-list-single-query.test.ts holds the two together). The REST door
- * sends the text as it is: no rows to map and no JSON to build in Node, which was most of a
- * list request's CPU beside the framework's own.
+ * first (index-only, see `pageIds`), then only those rows are read, each with its secrets'
+ * names, secret references and tags aggregated beside it, turned into the contract's Deployment
+ * exactly as `toDeployment` does (the property test in
+ * tests/integration/deployments-list-single-query.test.ts holds the two together) and put in the
+ * page's order. The REST door sends the text as it is: no rows to map and no JSON to build in
+ * Node, which was most of a list request's CPU beside the framework's own.
  */
 export async function listDeploymentsJson(
   db: DbClient,
@@ -118,16 +138,12 @@ export async function listDeploymentsJson(
   query: ListDeploymentsQuery,
   options: ListOptions = {},
 ): Promise<string> {
-  const [row] = await db.$queryRaw<{ page: string }[]>`
-    WITH page AS (
-      SELECT d.id, row_number() OVER (ORDER BY ${orderBy(options.sort)}) AS n
-      FROM deployments d
-      WHERE ${deploymentFilter(actor, query, options)}
-      ORDER BY ${orderBy(options.sort)}
-      OFFSET ${query.offset} LIMIT ${query.limit}
-    ),
-    docs AS (
-      SELECT page.n, json_build_object(
+  const [row] = await readRows<{ page: string }>(
+    db,
+    Prisma.sql`
+    WITH page AS (${pageIds(actor, query, options)})
+    SELECT json_build_object(
+      'resources', COALESCE(json_agg(json_build_object(
         'id', d.id,
         'tenant_id', d.workspace_id,
         'name', d.name,
@@ -151,14 +167,11 @@ export async function listDeploymentsJson(
         'runtime', d.runtime,
         'created_at', to_char(d.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
         'updated_at', to_char(d.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-      ) AS doc
-      FROM page JOIN deployments d ON d.id = page.id
-    )
-    SELECT json_build_object(
-      'resources', COALESCE(json_agg(doc ORDER BY n), '[]'),
+      ) ORDER BY ${orderBy(options.sort)}), '[]'),
       'offset', ${query.offset}::int + count(*)::int
     )::text AS page
-    FROM docs`;
+    FROM page JOIN deployments d ON d.id = page.id`,
+  );
   return row!.page;
 }
 

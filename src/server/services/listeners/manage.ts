@@ -13,7 +13,7 @@ import { recordAudit } from "../audit/record";
 import { generateListenerToken } from "@/server/auth/listener-tokens";
 import { requireSelfHosted, toListener } from "./serialize";
 
-// The five listener routes (contract 11). Anyone in the workspace reads; admins manage, since a
+// The five listener routes (contract 14). Anyone in the workspace reads; admins manage, since a
 // listener holds a credential that applies the workspace's deployments.
 
 async function findListener(db: Db, actor: Actor, id: string) {

@@ -8,6 +8,7 @@ import { lockedTransaction } from "../deployments/find";
 import { deploymentUrlOf } from "../deployments/url";
 import { appendLogs } from "../revisions/logs-append";
 import { transition } from "../revisions/transition";
+import { notifyListenerWork } from "./work-events";
 
 // A listener's report on the revision it leased: log lines, a lease renewal, and at the end
 // DEPLOYED or DEPLOY_FAILED. Delivery is at least once: a report_id already applied changes
@@ -63,7 +64,19 @@ export async function reportOnRevision(
     const inserted = await tx.$executeRaw`
       INSERT INTO listener_reports (revision_id, report_id) VALUES (${revisionId}::uuid, ${input.report_id})
       ON CONFLICT DO NOTHING`;
-    if (inserted === 0 || revision.status !== "DEPLOYING") return answer(revision);
+    if (inserted === 0) return answer(revision);
+    if (revision.status !== "DEPLOYING") {
+      // The replica is done with it: a deletion waiting for this apply may go ahead now.
+      if (input.status && revision.leaseOwner === input.replica_id) {
+        await tx.revision.update({
+          where: { id: revisionId },
+          data: { leaseOwner: null, leaseExpiresAt: null },
+        });
+        await notifyListenerWork(tx, listener.id);
+        return answer({ ...revision, leaseOwner: null, leaseExpiresAt: null });
+      }
+      return answer(revision);
+    }
     if (revision.leaseOwner !== input.replica_id)
       throw conflict(
         `Replica ${revision.leaseOwner ?? "(none)"} holds the lease of revision ${revision.number}; stop applying it.`,

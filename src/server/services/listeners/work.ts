@@ -1,14 +1,15 @@
 import type { Listener } from "@/generated/prisma/client";
 import { env } from "@/env";
-import type { ClaimWorkInput, ListenerWork } from "@/schemas/listeners";
+import type { ClaimWorkInput, ListenerApplyWork, ListenerWork } from "@/schemas/listeners";
 import { decrypt } from "@/server/crypto";
 import type { Db } from "@/server/db";
 import { appendLogs } from "../revisions/logs-append";
+import { claimDeletion } from "./deletion-work";
 import { subscribeToWork } from "./work-events";
 
-// The listener's long poll: one revision at a time, under a lease, so two replicas of a listener
-// never both apply it; a lease that is not renewed (a killed replica) expires and the revision is
-// handed out again.
+// The listener's long poll: one revision (or deployment to delete) at a time, under a lease, so
+// two replicas of a listener never both work on it; a lease that is not renewed (a killed
+// replica) expires and the work is handed out again.
 
 interface Claimed {
   id: string;
@@ -38,7 +39,7 @@ async function claimOne(db: Db, listenerId: string, replicaId: string): Promise<
   return rows[0] ?? null;
 }
 
-async function toWork(db: Db, claimed: Claimed): Promise<ListenerWork | null> {
+async function toWork(db: Db, claimed: Claimed): Promise<ListenerApplyWork | null> {
   const revision = await db.revision.findUnique({
     where: { id: claimed.id },
     include: { deployment: { select: { name: true } } },
@@ -52,6 +53,7 @@ async function toWork(db: Db, claimed: Claimed): Promise<ListenerWork | null> {
     .map((o) => (o.metadata as { namespace?: string } | undefined)?.namespace)
     .find(Boolean);
   return {
+    action: "apply",
     revision_id: revision.id,
     deployment_id: revision.deploymentId,
     deployment_name: revision.deployment.name,
@@ -63,8 +65,9 @@ async function toWork(db: Db, claimed: Claimed): Promise<ListenerWork | null> {
 }
 
 /**
- * Hands the calling replica the next revision to apply, waiting up to `wait_seconds` (woken by
- * NOTIFY when the engine hands one over). `null` when there is none yet: poll again.
+ * Hands the calling replica the next revision to apply or deployment to delete, waiting up to
+ * `wait_seconds` (woken by NOTIFY when there is new work). `null` when there is none yet: poll
+ * again.
  */
 export async function claimWork(
   db: Db,
@@ -91,6 +94,8 @@ export async function claimWork(
           ]);
         return { work: await toWork(db, claimed) };
       }
+      const deletion = await claimDeletion(db, listener.id, input.replica_id);
+      if (deletion) return { work: deletion };
       const left = deadline - Date.now();
       if (left <= 0 || signal?.aborted) return { work: null };
       await events.next(left, signal);

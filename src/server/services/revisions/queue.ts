@@ -3,6 +3,7 @@ import { z } from "zod";
 import { env } from "@/env";
 import type { DbClient } from "@/server/db";
 import { describeError, log } from "@/server/log";
+import { notifyChannel } from "@/server/notify-channel";
 
 // The durable job queue: pg-boss in PostgreSQL (its own schema, `pgboss`, created by pg-boss).
 // Jobs are sent inside the transaction that makes them necessary, so a status change and the
@@ -20,6 +21,12 @@ export const revisionStepJob = z.object({ revisionId: z.uuid() });
 export const teardownJob = z.object({ deploymentId: z.uuid() });
 export type RevisionStepJob = z.infer<typeof revisionStepJob>;
 export type TeardownJob = z.infer<typeof teardownJob>;
+
+/**
+ * Wakes idle workers when a job is sent (NOTIFY, delivered at commit; the key is the queue's
+ * name), so it starts at once instead of at their next poll. Polling stays the fallback.
+ */
+export const jobWake = notifyChannel("hangar_job_wake", "job wake listener");
 
 /** Retries cover crashes (an expired job is retried) and passing faults (the database away). */
 export const RETRY_LIMIT = 5;
@@ -103,6 +110,9 @@ async function send(
     db: inTransaction(tx),
     ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
   });
+  // A worker's next step is fetched by the slot that sent it as soon as it is free; a job
+  // from elsewhere (the web server) wakes the workers. A delayed job waits for a poll anyway.
+  if (!options.boss && !options.startAfterSeconds) await jobWake.notify(tx, name);
 }
 
 /** Queues the next step of a revision, inside the caller's transaction. */

@@ -1,6 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { ProviderChip } from "@/components/agent-auth/provider-chip";
 import { ProviderConnections } from "@/components/agent-auth/provider-connections";
 import { DeleteProvider } from "@/components/providers/delete-provider";
 import { ProviderForm } from "@/components/providers/provider-form";
@@ -33,7 +34,7 @@ export default async function ProviderPage({ params }: { params: Params }) {
     <>
       <PageHeader
         title={provider.name}
-        description={<span className="font-mono text-xs">{provider.provider_id}</span>}
+        description={<ProviderChip providerId={provider.provider_id} name={provider.name} />}
         actions={
           canEdit ? (
             <DeleteProvider providerId={provider.provider_id} name={provider.name} />

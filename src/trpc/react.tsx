@@ -22,9 +22,7 @@ export function TRPCReactProvider({ children }: { children: ReactNode }) {
   const queryClient = getQueryClient();
   const [trpcClient] = useState(() =>
     createTRPCClient<AppRouter>({
-      links: [
-        httpBatchLink({ url: "/api/trpc", maxItems: MAX_TRPC_BATCH }),
-      ],
+      links: [httpBatchLink({ url: "/api/trpc", maxItems: MAX_TRPC_BATCH })],
     }),
   );
   return (

@@ -3,6 +3,10 @@ import { Popover } from "@/components/ui/popover";
 import { signOutAction } from "@/server/auth/actions";
 import { LogOutIcon, UserRoundIcon } from "./header-icons";
 
+/** The menu's entries, a link and a sign-out button alike. */
+const menuItem =
+  "flex w-full items-center gap-2 rounded-md px-2 py-1.5 text-sm text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-zinc-300 dark:hover:bg-zinc-800";
+
 export function UserMenu({
   email,
   name,
@@ -27,19 +31,13 @@ export function UserMenu({
           <p className="mt-1 text-xs text-zinc-500 capitalize dark:text-zinc-400">Role: {role}</p>
         </div>
         <div className="border-b border-zinc-200 p-1 dark:border-zinc-800">
-          <Link
-            href="/settings/account"
-            className="flex w-full items-center gap-2 rounded-md px-2 py-1.5 text-sm text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-zinc-300 dark:hover:bg-zinc-800"
-          >
+          <Link href="/settings/account" className={menuItem}>
             <UserRoundIcon aria-hidden className="size-4" />
             Change password
           </Link>
         </div>
         <form action={signOutAction} className="p-1">
-          <button
-            type="submit"
-            className="flex w-full items-center gap-2 rounded-md px-2 py-1.5 text-sm text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-zinc-300 dark:hover:bg-zinc-800"
-          >
+          <button type="submit" className={menuItem}>
             <LogOutIcon aria-hidden className="size-4" />
             Sign out
           </button>

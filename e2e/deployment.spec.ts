@@ -72,7 +72,7 @@ test("a viewer sees the deployment read-only and cannot delete it", async ({ pag
 
   // The server refuses too: the viewer's session calling the procedure directly gets 403.
   const res = await page.request.post("/api/trpc/deployments.delete", {
-    data: { json: { id: state.deployments["billing-bot"] } },
+    data: { id: state.deployments["billing-bot"] },
   });
   expect(res.status()).toBe(403);
   await page.reload();

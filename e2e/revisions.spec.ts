@@ -228,13 +228,13 @@ test("a viewer cannot edit settings, secrets, tags or redeploy; the server refus
   await expect(page.getByRole("button", { name: /Redeploy/ })).toHaveCount(0);
 
   const patch = await page.request.post("/api/trpc/deployments.patch", {
-    data: { json: { id, patch: { source_config: { custom_url: "https://viewer.example.com" } } } },
+    data: { id, patch: { source_config: { custom_url: "https://viewer.example.com" } } },
   });
   expect(patch.status()).toBe(403);
   const list = await page.request.get(`/v2/deployments/${id}/revisions`);
   const first = ((await list.json()) as { resources: { id: string }[] }).resources[0]!;
   const redeploy = await page.request.post("/api/trpc/revisions.redeploy", {
-    data: { json: { deploymentId: id, revisionId: first.id } },
+    data: { deploymentId: id, revisionId: first.id },
   });
   expect(redeploy.status()).toBe(403);
 });

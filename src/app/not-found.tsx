@@ -1,8 +1,8 @@
-import { SearchX } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Logo } from "@/components/shell/logo";
 import { buttonClass } from "@/components/ui/button";
+import { SearchXIcon } from "@/components/ui/icons";
 
 export const metadata: Metadata = { title: "Page not found" };
 
@@ -18,7 +18,7 @@ export default function NotFound() {
         <Logo />
       </Link>
       <div className="mt-8 rounded-full bg-zinc-100 p-3 dark:bg-zinc-800">
-        <SearchX aria-hidden className="size-6 text-zinc-500 dark:text-zinc-400" />
+        <SearchXIcon aria-hidden className="size-6 text-zinc-500 dark:text-zinc-400" />
       </div>
       <p className="mt-4 text-sm font-medium text-zinc-600 dark:text-zinc-400">404</p>
       <h1 className="mt-1 text-2xl font-semibold tracking-tight">Page not found</h1>

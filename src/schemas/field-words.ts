@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { resourceGroups } from "./resource-spec";
+import { resourceGroups } from "./resource-groups";
 
 // The dashboard's words for the API's fields: labels, units, and validation messages that name
 // fields by label instead of by path. The REST error bodies keep the contract's wording; only

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { resourceGroups } from "./resource-groups";
 
 // ResourceSpec (spec 2.6) with the contract's rules (5.2). Used by the API and the dashboard forms.
 
@@ -96,15 +97,7 @@ const cpu = (max: number) =>
 const memoryMb = z.number().int().min(128).nullish();
 const scale = z.number().int().min(0).max(100).nullish();
 
-/** Groups of request/limit pairs; the limits default to twice the request. */
-export const resourceGroups = [
-  { prefix: "", scaled: true },
-  { prefix: "queue_", scaled: true },
-  { prefix: "orchestrator_", scaled: true },
-  { prefix: "executor_", scaled: false },
-  { prefix: "redis_", scaled: false },
-  { prefix: "db_", scaled: false },
-] as const;
+export { resourceGroups };
 
 const resourceSpecObject = z.object({
   min_scale: scale,

@@ -1,5 +1,6 @@
 import { TRPCClientError } from "@trpc/client";
 import { messageWords } from "@/schemas/field-words";
+import { apiStatus } from "./status";
 
 /** One entry of the API's FastAPI-style 422 body, as tRPC errors carry it in data.issues. */
 export interface ApiIssue {
@@ -20,9 +21,9 @@ export interface ApiFailure {
  */
 export function apiFailure(error: unknown): ApiFailure {
   if (error instanceof TRPCClientError) {
-    const data = (error.data ?? {}) as { httpStatus?: number; issues?: ApiIssue[] | null };
+    const data = (error.data ?? {}) as { issues?: ApiIssue[] | null };
     return {
-      status: data.httpStatus ?? null,
+      status: apiStatus(error),
       message: messageWords(error.message),
       issues: (data.issues ?? []).map((issue) => ({ ...issue, msg: messageWords(issue.msg) })),
     };

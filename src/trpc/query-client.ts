@@ -1,25 +1,22 @@
 import { defaultShouldDehydrateQuery, QueryClient } from "@tanstack/react-query";
-import superjson from "superjson";
-import { apiFailure } from "./errors";
+import { apiStatus } from "./status";
 
 /** A 4xx answer will not change by asking again; network failures and 5xx are retried twice. */
 export function shouldRetry(failureCount: number, error: unknown): boolean {
-  const status = apiFailure(error).status;
+  const status = apiStatus(error);
   return failureCount < 2 && !(status !== null && status >= 400 && status < 500);
 }
 
-/** One QueryClient per request on the server, one per browser tab: superjson across the hydration boundary. */
+/** One QueryClient per request on the server, one per browser tab. */
 export function makeQueryClient() {
   return new QueryClient({
     defaultOptions: {
       queries: { staleTime: 30_000, retry: shouldRetry },
       dehydrate: {
-        serializeData: superjson.serialize,
         // Pending queries are streamed too, so a page can prefetch without awaiting.
         shouldDehydrateQuery: (query) =>
           defaultShouldDehydrateQuery(query) || query.state.status === "pending",
       },
-      hydrate: { deserializeData: superjson.deserialize },
     },
   });
 }

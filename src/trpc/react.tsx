@@ -5,7 +5,6 @@ import { createTRPCClient, httpBatchLink } from "@trpc/client";
 import { createTRPCContext } from "@trpc/tanstack-react-query";
 import { useState, type ReactNode } from "react";
 import { MAX_TRPC_BATCH } from "./limits";
-import superjson from "superjson";
 import type { AppRouter } from "@/server/api/root";
 import { makeQueryClient } from "./query-client";
 
@@ -23,9 +22,7 @@ export function TRPCReactProvider({ children }: { children: ReactNode }) {
   const queryClient = getQueryClient();
   const [trpcClient] = useState(() =>
     createTRPCClient<AppRouter>({
-      links: [
-        httpBatchLink({ url: "/api/trpc", transformer: superjson, maxItems: MAX_TRPC_BATCH }),
-      ],
+      links: [httpBatchLink({ url: "/api/trpc", maxItems: MAX_TRPC_BATCH })],
     }),
   );
   return (

@@ -17,7 +17,7 @@ const call = (path: string, cookie: string, input: unknown) =>
   fetch(`${base()}/api/trpc/${path}`, {
     method: "POST",
     headers: { cookie, "content-type": "application/json" },
-    body: JSON.stringify({ json: input }),
+    body: JSON.stringify(input),
   });
 const sessionCookie = (res: Response) =>
   cookiesOf(res)
@@ -37,11 +37,11 @@ describe("account.changePassword", () => {
     const email = `one-time-${Date.now()}@example.test`;
     const added = await call("members.add", admin, { email, role: "viewer" });
     expect(added.status, await added.clone().text()).toBe(200);
-    const oneTime = (await added.json()).result.data.json.initial_password as string;
+    const oneTime = (await added.json()).result.data.initial_password as string;
 
     const first = await signInWith(email, oneTime);
     const second = await signInWith(email, oneTime);
-    const before = (await (await me(first)).json()).result.data.json;
+    const before = (await (await me(first)).json()).result.data;
     expect(before.user.must_change_password).toBe(true);
 
     // A wrong current password is a 422 naming the field; nothing changes.
@@ -50,7 +50,7 @@ describe("account.changePassword", () => {
       new_password: "a-brand-new-password",
     });
     expect(wrong.status).toBe(422);
-    expect((await wrong.json()).error.json.data.issues).toEqual([
+    expect((await wrong.json()).error.data.issues).toEqual([
       expect.objectContaining({ loc: ["current_password"] }),
     ]);
     // Too short, or the same again: refused by the input schema (tRPC's 400), never a 500.
@@ -65,11 +65,11 @@ describe("account.changePassword", () => {
 
     // Until then the session opens nothing else, through either door.
     const list = await fetch(
-      `${base()}/api/trpc/deployments.list?input=${encodeURIComponent(JSON.stringify({ json: {} }))}`,
+      `${base()}/api/trpc/deployments.list?input=${encodeURIComponent(JSON.stringify({}))}`,
       { headers: { cookie: first } },
     );
     expect(list.status).toBe(403);
-    expect((await list.json()).error.json.message).toContain("one-time password");
+    expect((await list.json()).error.message).toContain("one-time password");
     const rest = await fetch(`${base()}/v2/deployments`, { headers: { cookie: first } });
     expect(rest.status).toBe(403);
     expect((await rest.json()).detail).toContain("one-time password");
@@ -79,12 +79,12 @@ describe("account.changePassword", () => {
       new_password: "a-brand-new-password",
     });
     expect(changed.status, await changed.clone().text()).toBe(200);
-    expect((await changed.json()).result.data.json).toEqual({ ended_sessions: 1 });
+    expect((await changed.json()).result.data).toEqual({ ended_sessions: 1 });
 
     expect((await me(second)).status).toBe(401);
     const after = await me(first);
     expect(after.status).toBe(200);
-    expect((await after.json()).result.data.json.user.must_change_password).toBe(false);
+    expect((await after.json()).result.data.user.must_change_password).toBe(false);
     const listAfter = await fetch(`${base()}/v2/deployments`, { headers: { cookie: first } });
     expect(listAfter.status).toBe(200);
     expect(signedIn(await signInAttempt(email, oneTime))).toBe(false);
@@ -99,7 +99,7 @@ describe("account.changePassword", () => {
 
   it("an account not made with a one-time password is not asked to change it", async () => {
     const cookie = await signInAs(tenant.userIds.editor);
-    const body = (await (await me(cookie)).json()).result.data.json;
+    const body = (await (await me(cookie)).json()).result.data;
     expect(body.user.must_change_password).toBe(false);
   });
 });

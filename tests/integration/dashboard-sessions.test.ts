@@ -23,7 +23,7 @@ function mutation(
   return fetch(`${base()}/api/trpc/${path}`, {
     method: "POST",
     headers: { cookie, "content-type": "application/json", ...headers },
-    body: JSON.stringify({ json: input }),
+    body: JSON.stringify(input),
   });
 }
 
@@ -52,7 +52,7 @@ describe("dashboard sessions", () => {
     const second = await signInAs(tenant.userIds.viewer);
     const list = await fetch(`${base()}/api/trpc/session.list`, { headers: { cookie: first } });
     expect(list.status).toBe(200);
-    const sessions = (await list.json()).result.data.json as { id: string; current: boolean }[];
+    const sessions = (await list.json()).result.data as { id: string; current: boolean }[];
     expect(sessions.length).toBeGreaterThanOrEqual(2);
     const current = sessions.filter((s) => s.current);
     expect(current).toHaveLength(1);

@@ -1,41 +1,35 @@
-import {
-  Box,
-  ChevronRight,
-  GitBranch,
-  LayoutTemplate,
-  Upload,
-  type LucideIcon,
-} from "lucide-react";
+import { ChevronRightIcon, type IconComponent } from "@/components/ui/icons";
 import Link from "next/link";
+import { BoxIcon, GitBranchIcon, LayoutTemplateIcon, UploadIcon } from "./create-icons";
 import { kindsIn, type CreateKind } from "./create-model";
 
 const choices: Record<
   CreateKind | "codehost",
-  { title: string; detail: string; href: string; icon: LucideIcon }
+  { title: string; detail: string; href: string; icon: IconComponent }
 > = {
   codehost: {
     title: "Import from a code host",
     detail: "A repository and branch: each push can cut a revision.",
     href: "/import",
-    icon: GitBranch,
+    icon: GitBranchIcon,
   },
   image: {
     title: "Container image",
     detail: "Run an image from a registry as it is.",
     href: "/new/image",
-    icon: Box,
+    icon: BoxIcon,
   },
   template: {
     title: "Template",
     detail: "Start from a ready-made agent.",
     href: "/new/template",
-    icon: LayoutTemplate,
+    icon: LayoutTemplateIcon,
   },
   upload: {
     title: "Upload source",
     detail: "Drop a .tar.gz or a project folder; Hangar builds it.",
     href: "/new/upload",
-    icon: Upload,
+    icon: UploadIcon,
   },
 };
 
@@ -57,7 +51,7 @@ export function SourceChoices({ mode }: { mode: "managed" | "self_hosted" }) {
                 <span className="block text-sm font-medium">{title}</span>
                 <span className="block text-xs text-zinc-600 dark:text-zinc-400">{detail}</span>
               </span>
-              <ChevronRight aria-hidden className="size-4 text-zinc-400" />
+              <ChevronRightIcon aria-hidden className="size-4 text-zinc-400" />
             </Link>
           </li>
         );

@@ -1,7 +1,7 @@
 "use client";
 
 import clsx from "clsx";
-import { ChevronDown } from "lucide-react";
+import { ChevronDownIcon } from "@/components/ui/icons";
 import { buttonClass } from "@/components/ui/button";
 import { Popover } from "@/components/ui/popover";
 
@@ -43,7 +43,7 @@ export function CheckPopover({
               {count}
             </span>
           )}
-          <ChevronDown aria-hidden className="size-4 text-zinc-400" />
+          <ChevronDownIcon aria-hidden className="size-4 text-zinc-400" />
         </>
       }
     >

@@ -1,6 +1,6 @@
 "use client";
 
-import { ArrowDown, ArrowUp, ArrowUpDown } from "lucide-react";
+import { ArrowDownIcon, ArrowUpDownIcon, ArrowUpIcon } from "@/components/ui/icons";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { RelativeTime } from "@/components/ui/relative-time";
@@ -118,7 +118,8 @@ function SortHeader({
   onSort: (sort: DeploymentSort) => void;
 }) {
   const current = sort.by === column.sort ? sort.dir : null;
-  const Icon = current === "asc" ? ArrowUp : current === "desc" ? ArrowDown : ArrowUpDown;
+  const Icon =
+    current === "asc" ? ArrowUpIcon : current === "desc" ? ArrowDownIcon : ArrowUpDownIcon;
   const next = current ? (current === "asc" ? "desc" : "asc") : defaultSortDir(column.sort);
   return (
     <Th aria-sort={current ? (current === "asc" ? "ascending" : "descending") : "none"}>

@@ -1,7 +1,7 @@
 "use client";
 
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
-import { FolderGit2, SearchX } from "lucide-react";
+import { FolderGit2Icon, SearchXIcon } from "@/components/ui/icons";
 import Link from "next/link";
 import { Button, buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -53,7 +53,7 @@ export function DeploymentsView() {
   } else if (list.data && rows.length === 0 && !filtered && filters.offset === 0) {
     body = (
       <EmptyState
-        icon={FolderGit2}
+        icon={FolderGit2Icon}
         title="No deployments yet"
         description="Import a repository to create your first deployment. Each change cuts a revision that Hangar deploys to the configured cluster."
         action={
@@ -66,7 +66,7 @@ export function DeploymentsView() {
   } else if (list.data && rows.length === 0) {
     body = (
       <EmptyState
-        icon={SearchX}
+        icon={SearchXIcon}
         title={filtered ? "No deployments match these filters" : "No deployments on this page"}
         description={
           filtered ? "Try a different search or remove a filter." : "Go back to the first page."

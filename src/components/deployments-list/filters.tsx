@@ -1,6 +1,6 @@
 "use client";
 
-import { X } from "lucide-react";
+import { XIcon } from "@/components/ui/icons";
 import { Button } from "@/components/ui/button";
 import { Select } from "@/components/ui/select";
 import { deploymentTypes } from "@/schemas/deployment-values";
@@ -121,7 +121,7 @@ function Chip({ label, onRemove }: { label: string; onRemove: () => void }) {
         aria-label={`Remove filter ${label}`}
         className="rounded-full p-0.5 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-900 focus-visible:outline-2 focus-visible:outline-blue-600 dark:hover:bg-zinc-800 dark:hover:text-zinc-100"
       >
-        <X aria-hidden className="size-3" />
+        <XIcon aria-hidden className="size-3" />
       </button>
     </span>
   );

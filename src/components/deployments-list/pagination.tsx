@@ -1,6 +1,6 @@
 "use client";
 
-import { ChevronLeft, ChevronRight } from "lucide-react";
+import { ChevronLeftIcon, ChevronRightIcon } from "@/components/ui/icons";
 import { Button } from "@/components/ui/button";
 import { Select } from "@/components/ui/select";
 import { PAGE_SIZES, type ListFilters } from "./list-params";
@@ -63,7 +63,7 @@ export function Pagination({
           disabled={offset === 0}
           onClick={() => setFilters({ offset: Math.max(0, offset - limit) })}
         >
-          <ChevronLeft aria-hidden className="size-4" />
+          <ChevronLeftIcon aria-hidden className="size-4" />
           Previous
         </Button>
         <Button
@@ -73,7 +73,7 @@ export function Pagination({
           onClick={() => setFilters({ offset: offset + limit })}
         >
           Next
-          <ChevronRight aria-hidden className="size-4" />
+          <ChevronRightIcon aria-hidden className="size-4" />
         </Button>
       </div>
     </nav>

@@ -1,6 +1,6 @@
 "use client";
 
-import { Search } from "lucide-react";
+import { SearchIcon } from "@/components/ui/icons";
 import { useEffect, useRef, useState } from "react";
 import { Input } from "@/components/ui/input";
 
@@ -43,7 +43,7 @@ export function TextFilter({
       </label>
       <div className="relative">
         {icon && (
-          <Search
+          <SearchIcon
             aria-hidden
             className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-zinc-400"
           />

@@ -1,6 +1,6 @@
 "use client";
 
-import { useQueries, useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/trpc/react";
 
 export interface TagOption {
@@ -12,13 +12,24 @@ export interface TagOption {
 /** The workspace's tag values grouped by key, and a lookup by value id. */
 export function useTagOptions() {
   const trpc = useTRPC();
+  const queryClient = useQueryClient();
   const keys = useQuery(trpc.tags.listKeys.queryOptions()).data ?? [];
-  const values = useQueries({
-    queries: keys.map((k) => trpc.tags.listValues.queryOptions({ tagKeyId: k.id })),
-  });
+  const valuesOf = (tagKeyId: string) => trpc.tags.listValues.queryOptions({ tagKeyId });
+  // One query over the keys' value lists, each still cached (and prefetched) on its own:
+  // useQueries would add its own observer code to every page's first load.
+  const values = useQuery({
+    queryKey: [...trpc.tags.listValues.pathKey(), keys.map((k) => k.id)],
+    queryFn: () => Promise.all(keys.map((k) => queryClient.fetchQuery(valuesOf(k.id)))),
+    initialData: () => {
+      const cached = keys.map((k) => queryClient.getQueryData(valuesOf(k.id).queryKey));
+      return cached.every((list) => list !== undefined) ? cached : undefined;
+    },
+    // Reads the per-key caches, which keep their own freshness.
+    staleTime: 0,
+  }).data;
   const groups = keys.map((k, i) => ({
     key: k.key,
-    options: (values[i]?.data ?? []).map((v): TagOption => ({
+    options: (values?.[i] ?? []).map((v): TagOption => ({
       id: v.id,
       key: k.key,
       value: v.value,

@@ -1,12 +1,20 @@
 import Link from "next/link";
 import { PaletteButton } from "@/components/palette/palette-button";
+import { SearchIcon } from "@/components/ui/icons";
 import type { SessionMe } from "@/schemas/session";
+import { MonitorIcon, MoonIcon, SunIcon } from "./header-icons";
 import { Logo } from "./logo";
 import { MobileNav } from "./mobile-nav";
-import { Nav } from "./nav";
+import { Nav, NavList } from "./nav";
 import { ThemeToggle } from "./theme-toggle";
 import { UserMenu } from "./user-menu";
 import { WorkspaceSwitcher } from "./workspace-switcher";
+
+const themeFaces = {
+  light: <SunIcon aria-hidden className="size-3.5" />,
+  dark: <MoonIcon aria-hidden className="size-3.5" />,
+  system: <MonitorIcon aria-hidden className="size-3.5" />,
+};
 
 export function Header({ me }: { me: SessionMe }) {
   return (
@@ -26,10 +34,21 @@ export function Header({ me }: { me: SessionMe }) {
           <WorkspaceSwitcher me={me} />
         </div>
         <div className="flex shrink-0 items-center gap-2 sm:gap-3">
-          <PaletteButton />
-          <ThemeToggle />
+          <PaletteButton>
+            <SearchIcon aria-hidden className="size-4" />
+            <span className="sr-only sm:not-sr-only">Search</span>
+            <kbd
+              aria-hidden
+              className="hidden font-sans text-xs text-zinc-500 lg:inline dark:text-zinc-400"
+            >
+              Ctrl K
+            </kbd>
+          </PaletteButton>
+          <ThemeToggle faces={themeFaces} />
           <UserMenu email={me.user.email} name={me.user.name} role={me.role} />
-          <MobileNav />
+          <MobileNav>
+            <NavList />
+          </MobileNav>
         </div>
       </div>
       <div className="mx-auto max-w-6xl px-2 sm:px-4">

@@ -1,18 +1,15 @@
 "use client";
 
-import clsx from "clsx";
-import { Menu, X } from "lucide-react";
-import Link from "next/link";
+import { MenuIcon, XIcon } from "@/components/ui/icons";
 import { usePathname } from "next/navigation";
-import { useEffect, useId, useRef, useState } from "react";
-import { isCurrent } from "./nav";
-import { navItems } from "./nav-items";
+import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 
 /**
- * Below the md breakpoint the sections collapse behind a menu button: a disclosure that Escape,
- * a click outside or following a link closes, returning focus to the button.
+ * Below the md breakpoint the sections (children: the server-rendered NavList) collapse behind a
+ * menu button: a disclosure that Escape, a click outside or following a link closes, returning
+ * focus to the button.
  */
-export function MobileNav() {
+export function MobileNav({ children }: { children: ReactNode }) {
   const pathname = usePathname();
   const [open, setOpen] = useState(false);
   const [openedAt, setOpenedAt] = useState(pathname);
@@ -60,39 +57,24 @@ export function MobileNav() {
         }}
         className="flex size-8 items-center justify-center rounded-md text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 md:hidden dark:text-zinc-300 dark:hover:bg-zinc-800"
       >
-        {open ? <X aria-hidden className="size-5" /> : <Menu aria-hidden className="size-5" />}
+        {open ? (
+          <XIcon aria-hidden className="size-5" />
+        ) : (
+          <MenuIcon aria-hidden className="size-5" />
+        )}
       </button>
       <nav
         ref={panel}
         id={panelId}
         aria-label="Main"
         hidden={!open}
+        // A link followed to the page already shown changes no address: close on the click.
+        onClick={(e) => {
+          if ((e.target as Element).closest("a")) setOpen(false);
+        }}
         className="absolute inset-x-0 top-full border-b border-zinc-200 bg-white shadow-lg md:hidden dark:border-zinc-800 dark:bg-zinc-950"
       >
-        <ul className="space-y-1 p-2">
-          {navItems.map(({ href, label, icon: Icon }) => {
-            const current = isCurrent(pathname, href);
-            return (
-              <li key={href}>
-                <Link
-                  href={href}
-                  aria-current={current ? "page" : undefined}
-                  onClick={() => setOpen(false)}
-                  className={clsx(
-                    "flex items-center gap-3 rounded-md px-3 py-2.5 text-sm font-medium",
-                    "focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-blue-600",
-                    current
-                      ? "bg-zinc-100 text-zinc-900 dark:bg-zinc-800 dark:text-zinc-100"
-                      : "text-zinc-700 hover:bg-zinc-50 dark:text-zinc-300 dark:hover:bg-zinc-900",
-                  )}
-                >
-                  <Icon aria-hidden className="size-4" />
-                  {label}
-                </Link>
-              </li>
-            );
-          })}
-        </ul>
+        {children}
       </nav>
     </>
   );

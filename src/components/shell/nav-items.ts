@@ -1,17 +1,18 @@
-import { Boxes, FolderGit2, KeyRound, Link2, Plus, Settings, type LucideIcon } from "lucide-react";
+import { FolderGit2Icon, type IconComponent } from "@/components/ui/icons";
+import { BoxesIcon, KeyRoundIcon, Link2Icon, PlusIcon, SettingsIcon } from "./header-icons";
 
 export interface NavItem {
   href: string;
   label: string;
-  icon: LucideIcon;
+  icon: IconComponent;
 }
 
 /** The dashboard's sections; later pages (Import, OAuth providers, Settings) add an entry here. */
 export const navItems: NavItem[] = [
-  { href: "/deployments", label: "Deployments", icon: Boxes },
-  { href: "/new", label: "New deployment", icon: Plus },
-  { href: "/import", label: "Import", icon: FolderGit2 },
-  { href: "/providers", label: "OAuth providers", icon: KeyRound },
-  { href: "/connected-accounts", label: "Connected accounts", icon: Link2 },
-  { href: "/settings", label: "Settings", icon: Settings },
+  { href: "/deployments", label: "Deployments", icon: BoxesIcon },
+  { href: "/new", label: "New deployment", icon: PlusIcon },
+  { href: "/import", label: "Import", icon: FolderGit2Icon },
+  { href: "/providers", label: "OAuth providers", icon: KeyRoundIcon },
+  { href: "/connected-accounts", label: "Connected accounts", icon: Link2Icon },
+  { href: "/settings", label: "Settings", icon: SettingsIcon },
 ];

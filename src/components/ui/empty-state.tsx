@@ -1,5 +1,5 @@
-import type { LucideIcon } from "lucide-react";
 import type { ReactNode } from "react";
+import type { IconComponent } from "./icons";
 
 export function EmptyState({
   icon: Icon,
@@ -7,7 +7,7 @@ export function EmptyState({
   description,
   action,
 }: {
-  icon: LucideIcon;
+  icon: IconComponent;
   title: string;
   description: ReactNode;
   action?: ReactNode;

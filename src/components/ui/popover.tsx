@@ -5,7 +5,8 @@ import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 
 /**
  * A button that opens a panel (menus, filter pickers): Escape or a click outside closes it and
- * focus returns to the button.
+ * focus returns to the button. Children are a render function given `close`, or plain nodes
+ * (e.g. rendered on the server), in which case following a link inside closes the panel.
  */
 export function Popover({
   trigger,
@@ -16,7 +17,7 @@ export function Popover({
 }: {
   trigger: ReactNode;
   label: string;
-  children: (close: () => void) => ReactNode;
+  children: ReactNode | ((close: () => void) => ReactNode);
   align?: "start" | "end";
   triggerClassName?: string;
 }) {
@@ -64,12 +65,15 @@ export function Popover({
       <div
         id={panelId}
         hidden={!open}
+        onClick={(e) => {
+          if (typeof children !== "function" && (e.target as Element).closest("a")) setOpen(false);
+        }}
         className={clsx(
           "absolute z-30 mt-1.5 min-w-48 rounded-lg border border-zinc-200 bg-white p-1 shadow-lg dark:border-zinc-800 dark:bg-zinc-900",
           align === "end" ? "right-0" : "left-0",
         )}
       >
-        {open && children(close)}
+        {open && (typeof children === "function" ? children(close) : children)}
       </div>
     </div>
   );

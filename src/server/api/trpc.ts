@@ -1,5 +1,4 @@
 import { initTRPC, TRPCError } from "@trpc/server";
-import superjson from "superjson";
 import { ZodError } from "zod";
 import { ONE_TIME_PASSWORD, requireOrgRole, type Actor } from "@/server/auth/actor";
 import type { RequestContext } from "@/server/context";
@@ -10,7 +9,6 @@ import { refuseBadText } from "@/server/input-text";
 import { toValidationIssues } from "@/server/validation";
 
 const t = initTRPC.context<RequestContext>().create({
-  transformer: superjson,
   errorFormatter({ shape, error }) {
     const cause = error.cause;
     const issues =

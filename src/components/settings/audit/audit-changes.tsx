@@ -1,5 +1,3 @@
-import type { AuditEvent } from "@/schemas/audit";
-
 type Change = { from: unknown; to: unknown };
 
 const show = (v: unknown) =>
@@ -16,7 +14,7 @@ function changesOf(data: unknown): [string, Change][] {
 }
 
 /** What changed, one "field: before → after" per line; secrets are never recorded. */
-export function AuditChanges({ event }: { event: AuditEvent }) {
+export function AuditChanges({ event }: { event: { data?: unknown } }) {
   const changes = changesOf(event.data);
   const fields = (event.data as { fields?: unknown } | null)?.fields;
   if (changes.length === 0) {

@@ -26,14 +26,17 @@ import { AuditChanges } from "./audit-changes";
 import { integrationHref } from "../integrations/integration-link";
 
 /** Where a target's page is, when it has one. */
-const hrefOf = (e: AuditEvent): string | undefined =>
+/** An event as the dashboard receives it: JSON leaves the free-form `data` optional. */
+type AuditRow = Omit<AuditEvent, "data"> & { data?: unknown };
+
+const hrefOf = (e: AuditRow): string | undefined =>
   e.target_type === "deployment" && e.action !== "deployment.delete"
     ? `/deployments/${e.target_id}`
     : e.target_type === "codehost_integration"
       ? integrationHref(e.target_id)
       : undefined;
 
-function Actor({ event: e }: { event: AuditEvent }) {
+function Actor({ event: e }: { event: AuditRow }) {
   if (e.actor_api_key_id)
     return (
       <span>
@@ -45,7 +48,7 @@ function Actor({ event: e }: { event: AuditEvent }) {
   return <span className="text-zinc-500 dark:text-zinc-400">system</span>;
 }
 
-function Target({ event: e }: { event: AuditEvent }) {
+function Target({ event: e }: { event: AuditRow }) {
   const href = hrefOf(e);
   return (
     <div className="space-y-1">

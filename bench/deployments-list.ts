@@ -17,6 +17,9 @@ const TOTAL = Number(process.env.BENCH_REQUESTS ?? 400);
 const CONCURRENCIES = (process.env.BENCH_CONCURRENCY ?? "8").split(",").map(Number);
 // A profile or a quick look needs only a few scenarios: BENCH_SCENARIOS=2 runs the first two.
 const SCENARIOS = Number(process.env.BENCH_SCENARIOS ?? Infinity);
+// Requests per scenario before any is measured: V8 optimizes the hot paths only after some
+// hundreds of requests, and the first scenario measured must not pay for that alone.
+const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 200);
 
 /** One workspace with COUNT deployments (a tenth remote, a tag on a tenth); a viewer key. */
 async function seed(url: string) {
@@ -116,11 +119,15 @@ async function measure(url: string): Promise<Row[]> {
   ];
   const rows: Row[] = [];
   try {
-    // Every scenario once before any is measured: the first one measured must not pay for the
+    // Every scenario WARM_UP times before any is measured: the first one measured must not pay for the
     // server's cold start (modules loaded on first use, code not yet optimized) alone.
     for (const [, query] of scenarios.slice(0, SCENARIOS))
-      await load(`${server.url}/v2/deployments?${query}`, { total: 20, concurrency: 2, headers });
-    await load(`${server.url}/bench/baseline?bytes=16384`, { total: 20, concurrency: 2 });
+      await load(`${server.url}/v2/deployments?${query}`, {
+        total: WARM_UP,
+        concurrency: 4,
+        headers,
+      });
+    await load(`${server.url}/bench/baseline?bytes=16384`, { total: WARM_UP, concurrency: 4 });
     for (const concurrency of CONCURRENCIES)
       for (const [label, query] of scenarios.slice(0, SCENARIOS)) {
         const listUrl = `${server.url}/v2/deployments?${query}`;

@@ -11,7 +11,7 @@ test("create an OAuth provider after the form explains what is wrong", async ({ 
   // A bad form: the messages appear while typing, and the rules panel tracks them.
   const form = page.getByRole("form", { name: "New OAuth provider" });
   await page.getByLabel("Provider ID").fill("github app!");
-  await expect(form.getByText("provider_id starts with a letter or digit")).toBeVisible();
+  await expect(form.getByText("Provider ID starts with a letter or digit")).toBeVisible();
   await page.getByLabel("Authorization URL").fill("http://auth.example.com/authorize");
   await expect(
     form.getByText("Must be an absolute https URL (http is allowed only for localhost)"),

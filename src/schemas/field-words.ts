@@ -61,6 +61,7 @@ const configLabels: Record<string, string> = {
   secret_references: "Secret references",
   tag_value_ids: "Tags",
   image_version: "Image version",
+  provider_id: "Provider ID",
 };
 
 /** Splits a resource_spec key into its group prefix and field ("queue_cpu" -> queue_, cpu). */
@@ -183,6 +184,7 @@ const rephrasings: [RegExp, (...m: string[]) => string][] = [
       `${fieldLabel(field!)} cannot be set for ${sourceWords[source!] ?? source}`,
   ],
   [/^repo_url is at most 2048 bytes$/, () => "Repository URL is at most 2048 bytes"],
+  [/^provider_id (starts with .*)$/, (_, rule) => `Provider ID ${rule}`],
   [
     /^build_on_push cannot be enabled for a tag ref/,
     () => "Build on push needs a branch: a tag never moves",

@@ -61,6 +61,9 @@ describe("field words", () => {
     expect(
       messageWords("source_revision_config.image_uri is required for source internal_container."),
     ).toBe("Image is required for a container image deployment");
+    expect(
+      messageWords("provider_id starts with a letter or digit and holds letters, digits, _ . -"),
+    ).toBe("Provider ID starts with a letter or digit and holds letters, digits, _ . -");
     expect(messageWords("Deployment with name x already exists.")).toBe(
       "Deployment with name x already exists.",
     );

@@ -2,6 +2,7 @@ import { z } from "zod";
 import {
   codeChallengeMethod,
   createOAuthProviderBody,
+  PROVIDER_ID,
   providerType,
   tokenEndpointAuthMethod,
   type CreateOAuthProviderInput,
@@ -52,7 +53,15 @@ const ruleField: Record<string, "uses_pkce" | "client_secret"> = {
 export function providerFormSchema(secretStored: boolean) {
   return z
     .object({
-      provider_id: api.provider_id,
+      // The API's rule, said with the field's label (the REST error keeps the contract's words).
+      provider_id: z
+        .string()
+        .min(1)
+        .max(128)
+        .regex(
+          PROVIDER_ID,
+          "Provider ID starts with a letter or digit and holds letters, digits, _ . -",
+        ),
       name: api.name,
       client_id: api.client_id,
       auth_url: secureUrl,

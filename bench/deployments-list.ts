@@ -92,12 +92,12 @@ async function measure(url: string): Promise<Row[]> {
   const probe = createDb(url, 1);
   /** A load, with the server's and the database's CPU per request beside it. */
   const measured = async (target: string, opts: Parameters<typeof load>[1]): Promise<Measured> => {
-    const stop = await cpuMeter(probe, server.process.pid!);
+    const stop = await cpuMeter(probe, [server.process.pid!]);
     const result = await load(target, opts);
     const cpu = await stop();
     return {
       ...result,
-      serverMs: (cpu.process * 1000) / result.requests,
+      serverMs: (cpu.processes * 1000) / result.requests,
       databaseMs: (cpu.database * 1000) / result.requests,
     };
   };

@@ -14,7 +14,7 @@ import { randomBytes } from "node:crypto";
 import os from "node:os";
 import type { Db } from "../src/server/db";
 import { startWorkerProcess, testSecrets, type RunningWorker } from "../testing/server";
-import { backendPids, cpuSeconds, machineBusySeconds } from "./cpu";
+import { cpuMeter } from "./cpu";
 import { selectedDatabases } from "./databases";
 
 const COUNT = Number(process.env.BENCH_REVISIONS ?? 200);
@@ -116,16 +116,12 @@ async function run(db: Db, url: string, workerCount: number, latencyMs: number):
       startWorkerProcess(env, { entry, startTimeoutMs: 120_000 }),
     ),
   );
-  // The database backends serving this database (the workers' pools, this process's).
-  const backends = await backendPids(db);
-  const workerPids = workers.map((w) => w.process.pid!);
-  const cpu = (pids: number[]) => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
-  const before = {
-    workers: cpu(workerPids),
-    database: new Map(backends.map((pid) => [pid, cpuSeconds(pid)])),
-  };
+  // The workers, and the database backends serving this database (the workers' pools, this process's).
+  const meter = await cpuMeter(
+    db,
+    workers.map((w) => w.process.pid!),
+  );
   const samples = { n: 0, active: 0, lockWaits: 0, inTransaction: 0 };
-  const machineBefore = machineBusySeconds();
 
   const started = performance.now();
   await db.$executeRaw`UPDATE pgboss.job SET start_after = now() WHERE state = 'created'`;
@@ -150,14 +146,7 @@ async function run(db: Db, url: string, workerCount: number, latencyMs: number):
     await new Promise((r) => setTimeout(r, 50));
   }
   const seconds = (performance.now() - started) / 1000;
-  const backendsNow = await backendPids(db);
-  const workersAfter = cpu(workerPids);
-  const machineBusy = machineBusySeconds() - machineBefore;
-  // A backend opened during the round counts whole; one that ended during it is not seen.
-  const databaseCpu = backendsNow.reduce(
-    (sum, pid) => sum + cpuSeconds(pid) - (before.database.get(pid) ?? 0),
-    0,
-  );
+  const cpu = await meter();
   const [jobs] = await db.$queryRaw<
     { wait: number; run: number; retries: number; count: number }[]
   >`
@@ -166,14 +155,14 @@ async function run(db: Db, url: string, workerCount: number, latencyMs: number):
            coalesce(sum(retry_count), 0)::int AS retries, count(*)::int AS count
     FROM pgboss.job WHERE name = 'revision-step' AND data->>'revisionId' = ANY(${revisionIds})`;
   await Promise.all(workers.map((w) => w.stop()));
-  const ours = workersAfter - before.workers + databaseCpu;
+  const ours = cpu.processes + cpu.database;
   return {
     cpuMsPerRevision: (ours * 1000) / revisionIds.length,
-    othersCpu: Math.max(0, machineBusy - ours) / seconds,
+    othersCpu: Math.max(0, cpu.machine - ours) / seconds,
     perMinute: revisionIds.length / (seconds / 60),
     seconds,
-    workerCpu: (workersAfter - before.workers) / seconds,
-    databaseCpu: databaseCpu / seconds,
+    workerCpu: cpu.processes / seconds,
+    databaseCpu: cpu.database / seconds,
     jobWaitMs: jobs!.wait,
     jobRunMs: jobs!.run,
     retries: jobs!.retries,

@@ -1,9 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
-import { openEmbeddedDatabase } from "../src/server/db/embedded";
-import { migrate } from "../src/server/db/migrate";
-import { createTestDatabase } from "../testing/database";
+import { createEmbeddedDatabase, createTestDatabase } from "../testing/database";
 import { ensurePostgres } from "../testing/services";
 
 // The two databases every benchmark runs on: the machine's PostgreSQL (a throwaway database)
@@ -22,17 +17,8 @@ export async function externalDatabase(name: string): Promise<BenchDatabase> {
 }
 
 export async function embeddedDatabase(): Promise<BenchDatabase> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), "hangar-bench-"));
-  const database = await openEmbeddedDatabase(dataDir, { notice: () => undefined });
-  await migrate(database.url);
-  return {
-    label: "embedded default",
-    url: database.url,
-    close: async () => {
-      await database.close();
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
+  const database = await createEmbeddedDatabase();
+  return { label: "embedded default", url: database.url, close: database.drop };
 }
 
 /** Which databases to run on: BENCH_DATABASES=external,embedded (default both). */

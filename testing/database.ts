@@ -1,5 +1,9 @@
 import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import pg from "pg";
+import { openEmbeddedDatabase } from "../src/server/db/embedded";
 import { migrate } from "../src/server/db/migrate";
 import { PG_ADMIN_URL } from "./services";
 
@@ -22,6 +26,20 @@ export async function createTestDatabase(
       await client.connect();
       await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       await client.end();
+    },
+  };
+}
+
+/** The embedded default's PostgreSQL in a fresh data folder, migrated; removed on `drop`. */
+export async function createEmbeddedDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), "hangar-embedded-"));
+  const database = await openEmbeddedDatabase(dataDir, { notice: () => undefined });
+  await migrate(database.url);
+  return {
+    url: database.url,
+    drop: async () => {
+      await database.close();
+      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

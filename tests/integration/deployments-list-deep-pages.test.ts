@@ -1,57 +1,82 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb, type Db } from "@/server/db";
 import { countDeployments, listDeployments } from "@/server/services/deployments/list";
 import { SEEK_FROM_OFFSET } from "@/server/services/deployments/page-ids";
+import { createEmbeddedDatabase } from "../../testing/database";
 import { createTenant, testDb, type Tenant } from "../helpers/fixtures";
 
 // Deep pages of the whole list start from the hour that holds their offset
 // (deployment_time_buckets, kept by triggers). Held here to the plain index walk they replace,
 // after every way rows arrive and leave: one big INSERT, single creates, concurrent creates in
-// the same hour, deletes of one row and of many, and a tool moving a row to another hour.
+// the same hour, deletes of one row and of many, and a tool moving a row to another hour. On
+// the run's PostgreSQL and on the embedded default's, whose triggers must keep the same counts.
 
-let tenant: Tenant;
 const COUNT = SEEK_FROM_OFFSET + 1_400;
 
-/** The page by walking the ordering index: what the buckets must reproduce. */
-async function walked(workspaceId: string, offset: number, limit: number): Promise<string[]> {
-  const rows = await testDb().$queryRaw<{ id: string }[]>`
+const databases: [string, () => Promise<{ db: Db; close: () => Promise<void> }>][] = [
+  ["the run's PostgreSQL", async () => ({ db: testDb(), close: async () => undefined })],
+  [
+    "the embedded default",
+    async () => {
+      const database = await createEmbeddedDatabase();
+      const db = createDb(database.url, 5);
+      const close = async () => {
+        await db.$disconnect();
+        await database.drop();
+      };
+      return { db, close };
+    },
+  ],
+];
+
+describe.each(databases)("deep pages of the deployment list on %s", (_, open) => {
+  let db: Db;
+  let close = async () => undefined as void;
+  let tenant: Tenant;
+
+  /** The page by walking the ordering index: what the buckets must reproduce. */
+  async function walked(workspaceId: string, offset: number, limit: number): Promise<string[]> {
+    const rows = await db.$queryRaw<{ id: string }[]>`
     SELECT id FROM deployments WHERE workspace_id = ${workspaceId}::uuid
     ORDER BY created_at DESC, id DESC OFFSET ${offset} LIMIT ${limit}`;
-  return rows.map((r) => r.id);
-}
+    return rows.map((r) => r.id);
+  }
 
-/** Rows over ~9 hours, several per timestamp (the id breaks those ties), in one statement. */
-async function insertMany(workspaceId: string, count: number, prefix: string) {
-  await testDb().$executeRaw`
+  /** Rows over ~9 hours, several per timestamp (the id breaks those ties), in one statement. */
+  async function insertMany(workspaceId: string, count: number, prefix: string) {
+    await db.$executeRaw`
     INSERT INTO deployments (id, workspace_id, name, source, deployment_type, status, source_config,
                              source_revision_config, created_at, updated_at)
     SELECT gen_random_uuid(), ${workspaceId}::uuid, ${prefix} || g, 'internal_container', 'dev',
            'READY', '{"deployment_type":"dev"}', '{"image_uri":"registry.example/a:1"}',
            date_trunc('hour', now()) - make_interval(secs => (g / 3) * 37), now()
     FROM generate_series(1, ${count}) AS g`;
-}
+  }
 
-async function expectPagesMatch(offsets: number[]) {
-  for (const offset of offsets)
-    for (const limit of [1, 20, 100]) {
-      const page = await listDeployments(testDb(), tenant.actors.viewer, { offset, limit });
-      const expected = await walked(tenant.workspaceId, offset, limit);
-      expect(
-        page.resources.map((r) => r.id),
-        `offset ${offset} limit ${limit}`,
-      ).toEqual(expected);
-      expect(page.offset).toBe(offset + expected.length);
-    }
-}
+  async function expectPagesMatch(offsets: number[]) {
+    for (const offset of offsets)
+      for (const limit of [1, 20, 100]) {
+        const page = await listDeployments(db, tenant.actors.viewer, { offset, limit });
+        const expected = await walked(tenant.workspaceId, offset, limit);
+        expect(
+          page.resources.map((r) => r.id),
+          `offset ${offset} limit ${limit}`,
+        ).toEqual(expected);
+        expect(page.offset).toBe(offset + expected.length);
+      }
+  }
 
-beforeAll(async () => {
-  tenant = await createTenant();
-  const other = await createTenant();
-  await insertMany(tenant.workspaceId, COUNT, "deep-");
-  // Another workspace's rows in the same hours count only for that workspace.
-  await insertMany(other.workspaceId, 700, "other-");
-});
+  beforeAll(async () => {
+    ({ db, close } = await open());
+    tenant = await createTenant(db);
+    const other = await createTenant(db);
+    await insertMany(tenant.workspaceId, COUNT, "deep-");
+    // Another workspace's rows in the same hours count only for that workspace.
+    await insertMany(other.workspaceId, 700, "other-");
+  }, 120_000);
 
-describe("deep pages of the deployment list", () => {
+  afterAll(() => close());
+
   const offsets = [
     SEEK_FROM_OFFSET,
     SEEK_FROM_OFFSET + 1,
@@ -65,12 +90,11 @@ describe("deep pages of the deployment list", () => {
 
   it("match the index walk after one large insert", async () => {
     await expectPagesMatch(offsets);
-    const total = await countDeployments(testDb(), tenant.actors.viewer, { limit: 20, offset: 0 });
+    const total = await countDeployments(db, tenant.actors.viewer, { limit: 20, offset: 0 });
     expect(total).toBe(COUNT);
   });
 
   it("stay exact through creates, concurrent creates, deletes and moved rows", async () => {
-    const db = testDb();
     const one = (name: string, createdAt: Date) =>
       db.deployment.create({
         data: {

@@ -11,8 +11,13 @@ export type DbClient = Omit<
   "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends"
 >;
 
-/** Each client's connection pool, shared with `readRows` below. */
-const pools = new WeakMap<object, pg.Pool>();
+/**
+ * Each client's connection pool, shared with `readRows` below. Kept on `globalThis`: the
+ * production build can load this module once per route bundle, and the client made by one copy
+ * (getDb's, also global) must find its pool from every other copy.
+ */
+const globalForPools = globalThis as unknown as { hangarDbPools?: WeakMap<object, pg.Pool> };
+const pools = (globalForPools.hangarDbPools ??= new WeakMap<object, pg.Pool>());
 
 export function createDb(url: string, poolSize = env.HANGAR_DB_POOL_SIZE): Db {
   // Named statements (readRows) are planned for their values every time, as unnamed ones are:
@@ -37,7 +42,12 @@ export function createDb(url: string, poolSize = env.HANGAR_DB_POOL_SIZE): Db {
  */
 export async function readRows<T>(db: DbClient, sql: Prisma.Sql): Promise<T[]> {
   const pool = pools.get(db);
-  if (!pool) return db.$queryRawUnsafe<T[]>(sql.text, ...sql.values);
+  if (!pool) {
+    // A full client always has its pool: missing, it would silently take the slow path.
+    if (typeof (db as Partial<Db>).$connect === "function")
+      throw new Error("readRows: a client made without createDb");
+    return db.$queryRawUnsafe<T[]>(sql.text, ...sql.values);
+  }
   const name = `hangar_${createHash("sha1").update(sql.text).digest("base64url")}`;
   return (await pool.query<T & pg.QueryResultRow>({ name, text: sql.text, values: sql.values }))
     .rows;

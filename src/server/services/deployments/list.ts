@@ -1,16 +1,11 @@
 import { Prisma } from "@/generated/prisma/client";
 import type { Page } from "@/schemas/common";
 import { FAILED_REVISION_STATUSES, type DeploymentSort } from "@/schemas/deployment-status";
-import {
-  SECRET_PLACEHOLDER,
-  type Deployment,
-  type ListDeploymentsQuery,
-} from "@/schemas/deployments";
+import type { Deployment, ListDeploymentsQuery } from "@/schemas/deployments";
 import { ACTIVE_STATUSES } from "@/schemas/revision-states";
 import type { Actor } from "@/server/auth/actor";
 import { readRows, type DbClient } from "@/server/db";
 import { SEEK_FROM_OFFSET, isWholeListByCreation, seekPageIds, wholeListCount } from "./page-ids";
-import { emptySourceConfig, emptySourceRevisionConfig } from "./serialize";
 
 /** ILIKE's default escape is `\`: `%` and `_` in the text must match themselves. */
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -106,9 +101,6 @@ export async function countDeployments(
   return row?.n ?? 0;
 }
 
-/** The contract's `source_config` / `source_revision_config` defaults, as SQL `jsonb`. */
-const defaultsJson = (value: object) => Prisma.sql`${JSON.stringify(value)}::jsonb`;
-
 /** The page's ids, in order: from the ordering index, or for a deep page of the whole list, from its hour. */
 function pageIds(actor: Actor, query: ListDeploymentsQuery, options: ListOptions): Prisma.Sql {
   if (
@@ -124,13 +116,11 @@ function pageIds(actor: Actor, query: ListDeploymentsQuery, options: ListOptions
 }
 
 /**
- * The page as the contract's JSON text, built by PostgreSQL in one round trip: the page's ids
- * first (index-only, see `pageIds`), then only those rows are read, each with its secrets'
- * names, secret references and tags aggregated beside it, turned into the contract's Deployment
- * exactly as `toDeployment` does (the property test in
- * tests/integration/deployments-list-single-query.test.ts holds the two together) and put in the
- * page's order. The REST door sends the text as it is: no rows to map and no JSON to build in
- * Node, which was most of a list request's CPU beside the framework's own.
+ * The page as the contract's JSON text, put together by PostgreSQL in one round trip: the page's
+ * ids first (index-only, see `pageIds`), then only those rows are read, and their stored
+ * contract JSON (`list_json`, built by triggers exactly as `toDeployment` does: migration
+ * 20261126000000, held together by tests/integration/deployments-list-json.test.ts) is joined in
+ * the page's order. The REST door sends the text as it is: no rows to map and no JSON to build.
  */
 export async function listDeploymentsJson(
   db: DbClient,
@@ -142,34 +132,8 @@ export async function listDeploymentsJson(
     db,
     Prisma.sql`
     WITH page AS (${pageIds(actor, query, options)})
-    SELECT json_build_object(
-      'resources', COALESCE(json_agg(json_build_object(
-        'id', d.id,
-        'tenant_id', d.workspace_id,
-        'name', d.name,
-        'source', d.source,
-        'source_config', ${defaultsJson(emptySourceConfig)} || d.source_config,
-        'source_revision_config', ${defaultsJson(emptySourceRevisionConfig)} || d.source_revision_config,
-        'secrets', COALESCE((SELECT json_agg(json_build_object('name', s.name, 'value', ${SECRET_PLACEHOLDER}::text)
-                                             ORDER BY s.name)
-                             FROM secrets s WHERE s.deployment_id = d.id), '[]'),
-        'secret_references', CASE WHEN d.source = 'external_container' THEN
-            COALESCE((SELECT json_agg(json_build_object('name', r.name, 'secret_name', r.secret_name,
-                                                        'secret_key', r.secret_key) ORDER BY r.name)
-                      FROM secret_references r WHERE r.deployment_id = d.id), '[]') END,
-        'image_version', d.image_version,
-        'tag_value_ids', COALESCE((SELECT json_agg(t.tag_value_id ORDER BY t.tag_value_id)
-                                   FROM deployment_tags t WHERE t.deployment_id = d.id), '[]'),
-        'tracked_packages', to_json(d.tracked_packages),
-        'status', d.status,
-        'latest_revision_id', d.latest_revision_id,
-        'active_revision_id', d.active_revision_id,
-        'runtime', d.runtime,
-        'created_at', to_char(d.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-        'updated_at', to_char(d.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-      ) ORDER BY ${orderBy(options.sort)}), '[]'),
-      'offset', ${query.offset}::int + count(*)::int
-    )::text AS page
+    SELECT '{"resources":[' || COALESCE(string_agg(d.list_json, ',' ORDER BY ${orderBy(options.sort)}), '')
+           || '],"offset":' || (${query.offset}::int + count(*)::int) || '}' AS page
     FROM page JOIN deployments d ON d.id = page.id`,
   );
   return row!.page;

@@ -1,7 +1,8 @@
 // `npm run bench:list`: seeds 100,000 deployments in one workspace and measures GET
 // /v2/deployments (filters, deep offsets) against a baseline route that returns a fixed JSON body
-// of the same size, in the same run. Prints ratios (list / baseline), on the machine's PostgreSQL
-// and on the embedded default, then the embedded default's throughput against the external one.
+// of the same size, the two taking turns in rounds in the same run. Prints ratios (list /
+// baseline), on the machine's PostgreSQL and on the embedded default, then the embedded
+// default's throughput against the external one.
 import os from "node:os";
 import { generateApiKey } from "../src/server/auth/api-keys";
 import { createDb } from "../src/server/db";
@@ -9,7 +10,7 @@ import { startServer } from "../testing/server";
 import { buildIfStale } from "../scripts/build-if-stale";
 import { selectedDatabases } from "./databases";
 import { cpuMeter } from "./cpu";
-import { load } from "./http-load";
+import { combine, load, type LoadResult } from "./http-load";
 
 const COUNT = Number(process.env.BENCH_DEPLOYMENTS ?? 100_000);
 const TOTAL = Number(process.env.BENCH_REQUESTS ?? 400);
@@ -17,6 +18,9 @@ const TOTAL = Number(process.env.BENCH_REQUESTS ?? 400);
 const CONCURRENCIES = (process.env.BENCH_CONCURRENCY ?? "8").split(",").map(Number);
 // A profile or a quick look needs only a few scenarios: BENCH_SCENARIOS=2 runs the first two.
 const SCENARIOS = Number(process.env.BENCH_SCENARIOS ?? Infinity);
+// List and baseline take turns in this many rounds per scenario: the machine's speed drifts
+// within a run (other tenants of the host), and alternating gives both sides the same drift.
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 // Requests per scenario before any is measured: V8 optimizes the hot paths only after some
 // hundreds of requests, and the first scenario measured must not pay for that alone.
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 200);
@@ -73,7 +77,7 @@ interface Row {
   base: Measured;
 }
 
-type Measured = Awaited<ReturnType<typeof load>> & { serverMs: number; databaseMs: number };
+type Measured = LoadResult & { serverMs: number; databaseMs: number };
 
 async function measure(url: string): Promise<Row[]> {
   const { key, tagId } = await seed(url);
@@ -90,15 +94,20 @@ async function measure(url: string): Promise<Row[]> {
   );
   const headers = { "x-api-key": key };
   const probe = createDb(url, 1);
-  /** A load, with the server's and the database's CPU per request beside it. */
-  const measured = async (target: string, opts: Parameters<typeof load>[1]): Promise<Measured> => {
+  /** A load, with the server's and the database's CPU seconds beside it. */
+  const measured = async (target: string, opts: Parameters<typeof load>[1]) => {
     const stop = await cpuMeter(probe, [server.process.pid!]);
     const result = await load(target, opts);
-    const cpu = await stop();
+    return { result, cpu: await stop() };
+  };
+  /** The rounds of one side as one measurement, CPU per request over all of them. */
+  const together = (rounds: Awaited<ReturnType<typeof measured>>[]): Measured => {
+    const result = combine(rounds.map((r) => r.result));
+    const sum = (key: "processes" | "database") => rounds.reduce((t, r) => t + r.cpu[key], 0);
     return {
       ...result,
-      serverMs: (cpu.processes * 1000) / result.requests,
-      databaseMs: (cpu.database * 1000) / result.requests,
+      serverMs: (sum("processes") * 1000) / result.requests,
+      databaseMs: (sum("database") * 1000) / result.requests,
     };
   };
   const scenarios: [string, string][] = [
@@ -131,14 +140,21 @@ async function measure(url: string): Promise<Row[]> {
     for (const concurrency of CONCURRENCIES)
       for (const [label, query] of scenarios.slice(0, SCENARIOS)) {
         const listUrl = `${server.url}/v2/deployments?${query}`;
-        await load(listUrl, { total: 20, concurrency: 2, headers }); // warm-up
-        const list = await measured(listUrl, { total: TOTAL, concurrency, headers });
-        if (list.statuses[200] !== list.requests)
-          throw new Error(`${label}: ${JSON.stringify(list.statuses)}`);
-        const bytes = Math.round(list.bytes / list.requests);
+        const sized = await load(listUrl, { total: 20, concurrency: 2, headers }); // warm-up
+        const bytes = Math.round(sized.bytes / sized.requests);
         const baseUrl = `${server.url}/bench/baseline?bytes=${bytes}`;
         await load(baseUrl, { total: 20, concurrency: 2 });
-        const base = await measured(baseUrl, { total: TOTAL, concurrency });
+        const listRounds = [];
+        const baseRounds = [];
+        const perRound = Math.ceil(TOTAL / ROUNDS);
+        for (let round = 0; round < ROUNDS; round++) {
+          listRounds.push(await measured(listUrl, { total: perRound, concurrency, headers }));
+          baseRounds.push(await measured(baseUrl, { total: perRound, concurrency }));
+        }
+        const list = together(listRounds);
+        const base = together(baseRounds);
+        if (list.statuses[200] !== list.requests)
+          throw new Error(`${label}: ${JSON.stringify(list.statuses)}`);
         rows.push({ label, concurrency, bytes, list, base });
         // As it goes, so a run cut short still shows what it measured.
         console.log(
@@ -167,7 +183,7 @@ for (const open of selectedDatabases("hangar_bench")) {
     const rows = await measure(database.url);
     results.push({ label: database.label, rows });
     console.log(
-      `\nGET /v2/deployments over ${COUNT} deployments; ${TOTAL} requests per scenario, at ${CONCURRENCIES.join(" and ")} connections\n`,
+      `\nGET /v2/deployments over ${COUNT} deployments; ${TOTAL} requests per scenario in ${ROUNDS} rounds taking turns with the baseline, at ${CONCURRENCIES.join(" and ")} connections\n`,
     );
     table(
       [

@@ -11,6 +11,31 @@ export interface LoadResult {
   p99: number;
   statuses: Record<number, number>;
   bytes: number;
+  /** Every request's latency in ms, sorted. */
+  latencies: number[];
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
+/** Several loads of one target as one: requests and seconds add up, percentiles over all. */
+export function combine(parts: LoadResult[]): LoadResult {
+  const latencies = parts.flatMap((p) => p.latencies).sort((a, b) => a - b);
+  const seconds = parts.reduce((t, p) => t + p.seconds, 0);
+  const statuses: Record<number, number> = {};
+  for (const part of parts)
+    for (const [code, n] of Object.entries(part.statuses))
+      statuses[Number(code)] = (statuses[Number(code)] ?? 0) + n;
+  return {
+    requests: latencies.length,
+    seconds,
+    rps: latencies.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    statuses,
+    bytes: parts.reduce((t, p) => t + p.bytes, 0),
+    latencies,
+  };
 }
 
 export async function load(
@@ -48,15 +73,14 @@ export async function load(
   const seconds = (performance.now() - started) / 1000;
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  const pct = (p: number) =>
-    latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0;
   return {
     requests: latencies.length,
     seconds,
     rps: latencies.length / seconds,
-    p50: pct(50),
-    p99: pct(99),
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
     statuses,
     bytes,
+    latencies,
   };
 }

@@ -132,12 +132,21 @@ export class Limiter {
   }
 }
 
-let shared: Limiter | null | undefined;
+/**
+ * One limiter per process, on `globalThis`: the production build can load this module once per
+ * bundle (the proxy's, each route's), and an in-memory store per copy would split the counts
+ * (an account's sign-in failures counted apart by each door that signs in).
+ */
+const globalForLimiter = globalThis as unknown as { hangarLimiter?: Limiter | null };
 
 /** The process's limiter from the environment: Redis when REDIS_URL is set, else memory. */
 export function getLimiter(): Limiter | null {
-  if (shared !== undefined) return shared;
-  if (!env.HANGAR_RATELIMIT_ENABLED) return (shared = null);
+  if (globalForLimiter.hangarLimiter === undefined) globalForLimiter.hangarLimiter = newLimiter();
+  return globalForLimiter.hangarLimiter;
+}
+
+function newLimiter(): Limiter | null {
+  if (!env.HANGAR_RATELIMIT_ENABLED) return null;
   const config: LimiterConfig = {
     region: env.HANGAR_REGION,
     trustedProxyHops: env.HANGAR_TRUSTED_PROXY_HOPS,
@@ -147,7 +156,7 @@ export function getLimiter(): Limiter | null {
   const { keys, listeners } = env.DATABASE_URL
     ? postgresVerifiers(env.DATABASE_URL)
     : { keys: noKeysVerifier, listeners: noKeysVerifier };
-  if (!env.REDIS_URL) return (shared = new Limiter(new MemoryStore(), config, keys, listeners));
+  if (!env.REDIS_URL) return new Limiter(new MemoryStore(), config, keys, listeners);
   let limiter: Limiter | undefined;
   const store = new RedisStore({
     url: env.REDIS_URL,
@@ -155,5 +164,5 @@ export function getLimiter(): Limiter | null {
     commandTimeoutMs: env.HANGAR_RATELIMIT_REDIS_TIMEOUT_MS,
     onError: (error) => limiter?.reportStoreError(error),
   });
-  return (shared = limiter = new Limiter(store, config, keys, listeners));
+  return (limiter = new Limiter(store, config, keys, listeners));
 }

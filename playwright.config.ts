@@ -1,4 +1,5 @@
 import { defineConfig } from "@playwright/test";
+import { chromiumLaunchOptions } from "./testing/chromium";
 
 // End-to-end tests in Debian's Chromium against a real built server and a throwaway database
 // (e2e/global-setup.ts). `npx playwright install` cannot download browsers here.
@@ -15,17 +16,6 @@ export default defineConfig({
   use: {
     browserName: "chromium",
     trace: "retain-on-failure",
-    launchOptions: {
-      executablePath: "/usr/bin/chromium",
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--disable-quic",
-      ],
-    },
+    launchOptions: chromiumLaunchOptions,
   },
 });

@@ -7,6 +7,7 @@ import { chromium, type Browser, type Page } from "@playwright/test";
 import { buildIfStale } from "../scripts/build-if-stale";
 import { hashPassword } from "../src/server/auth/passwords";
 import { createDb, type Db } from "../src/server/db";
+import { chromiumLaunchOptions, ensureChromium } from "../testing/chromium";
 import { startServer } from "../testing/server";
 import { selectedDatabases } from "./databases";
 
@@ -113,18 +114,9 @@ async function measure(url: string): Promise<boolean> {
   );
 
   const server = await startServer({ DATABASE_URL: url, HANGAR_RATELIMIT_ENABLED: "false" });
-  const browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-      "--disable-quic",
-    ],
-  });
+  ensureChromium();
+  const browser = await chromium.launch(chromiumLaunchOptions);
+
   try {
     const big = await signedInPage(browser, server.url, bigUser);
     const small = await signedInPage(browser, server.url, smallUser);

@@ -1,6 +1,7 @@
 import { buildIfStale } from "../scripts/build-if-stale";
 import { startCodehostServer } from "../testing/codehost-server";
 import { createTestDatabase } from "../testing/database";
+import { ensureChromium } from "../testing/chromium";
 import { startServer, startWorkerProcess, testSecrets } from "../testing/server";
 import { ensurePostgres, ensureRedis, REDIS_URL } from "../testing/services";
 import { seed } from "./seed";
@@ -12,6 +13,7 @@ const admin = { email: "admin@hangar.test", password: "admin-password-123" };
 export default async function globalSetup() {
   await ensurePostgres();
   await ensureRedis();
+  ensureChromium();
   const database = await createTestDatabase("hangar_e2e");
   buildIfStale();
   const env = {

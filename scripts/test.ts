@@ -1,9 +1,10 @@
 // `npm test`: the whole suite. Prepares what it needs: PostgreSQL and Redis started when down,
-// a build of the app, throwaway databases (made by the suites themselves), then runs the lint
-// (one check: the layer rule among them), vitest and the Playwright end-to-end tests, and reports
-// one total.
+// Debian's Chromium, container registry and skopeo installed when missing, a build of the app,
+// throwaway databases (made by the suites themselves), then runs the lint (one check: the layer
+// rule among them), vitest and the Playwright end-to-end tests, and reports one total.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { ensureChromium } from "../testing/chromium";
 import { ensureRegistryTools } from "../testing/registry";
 import { ensurePostgres, ensureRedis } from "../testing/services";
 import { buildIfStale } from "./build-if-stale";
@@ -11,6 +12,7 @@ import { buildIfStale } from "./build-if-stale";
 await ensurePostgres();
 await ensureRedis();
 ensureRegistryTools();
+ensureChromium();
 buildIfStale();
 
 mkdirSync("test-results", { recursive: true });

@@ -31,7 +31,10 @@ export async function createTestDatabase(
 }
 
 /** The embedded default's PostgreSQL in a fresh data folder, migrated; removed on `drop`. */
-export async function createEmbeddedDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function createEmbeddedDatabase(): Promise<{
+  url: string;
+  drop: () => Promise<void>;
+}> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "hangar-embedded-"));
   const database = await openEmbeddedDatabase(dataDir, { notice: () => undefined });
   await migrate(database.url);

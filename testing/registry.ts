@@ -1,26 +1,19 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { ensureDebianPackages } from "./debian";
 
 // A real container registry for tests: Debian's `docker-registry` (the Distribution registry
 // 2.8) with token authentication against Hangar, and `skopeo` to push to it.
 
-/** Installs Debian's docker-registry and skopeo when missing (as .ci/run does for Chromium). */
+/** Installs Debian's docker-registry and skopeo when missing. */
 export function ensureRegistryTools(): void {
-  const missing = ["docker-registry", "skopeo"].filter(
-    (tool) => spawnSync("sh", ["-c", `command -v ${tool}`]).status !== 0,
-  );
-  if (missing.length === 0) return;
-  console.log(`Installing ${missing.join(", ")} (apt-get)...`);
-  const run = (args: string[]) => {
-    const result = spawnSync("apt-get", args, { stdio: "inherit" });
-    if (result.status !== 0)
-      throw new Error(`apt-get ${args.join(" ")} failed: install docker-registry and skopeo`);
-  };
-  run(["update", "-qq"]);
-  run(["install", "-y", "-qq", "docker-registry", "skopeo"]);
+  ensureDebianPackages([
+    { command: "docker-registry", debianPackage: "docker-registry" },
+    { command: "skopeo", debianPackage: "skopeo" },
+  ]);
 }
 
 export interface RunningRegistry {

@@ -1,20 +1,12 @@
 import { chromium, type Browser } from "@playwright/test";
+import { chromiumLaunchOptions, ensureChromium } from "../../testing/chromium";
 
 // A real browser for the user's side of an authorization flow: sign in and consent at the
 // provider (oidc-provider's development pages), then follow its redirect back to Hangar.
 
-export const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
-
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  ensureChromium(); // `npm test` installs it first; a lone vitest run may not have
+  return chromium.launch(chromiumLaunchOptions);
 }
 
 async function consent(browser: Browser, url: string, login: string, intercept: boolean) {

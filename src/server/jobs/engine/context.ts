@@ -57,6 +57,13 @@ export async function applyMove(
   revisionId: string,
   move: Move,
 ): Promise<boolean> {
+  // A move that also writes its deployment takes the deployment's row before the revision's,
+  // the order every service locks them in (delete, patch, redeploy): the other order deadlocks
+  // with a deletion that holds the deployment and stops its revisions.
+  if (move.also)
+    await tx.$queryRaw`SELECT 1 FROM deployments
+      WHERE id = (SELECT deployment_id FROM revisions WHERE id = ${revisionId}::uuid)
+      FOR NO KEY UPDATE`;
   const moved = await transition(tx, revisionId, move.from, move.to, move.message, move.data);
   if (!moved) return false;
   // A failure's reason (its message's line) is ERROR, so a log read filtered by level finds it.

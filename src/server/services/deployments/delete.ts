@@ -4,7 +4,7 @@ import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { markForDeletion } from "@/server/services/revisions/deletion";
 import { recordAudit } from "../audit/record";
-import { lockDeployment } from "./find";
+import { lockDeployment, lockedTransaction } from "./find";
 
 /**
  * Deletes a deployment: it goes to AWAITING_DELETE at once (204), its revisions stop, and the
@@ -22,7 +22,7 @@ export async function deleteDeployment(db: Db, actor: Actor, id: string): Promis
       targetId: row.id,
       data: { name: row.name },
     });
-  });
+  }, lockedTransaction);
 }
 
 /** Deletes each id on its own: one failure does not stop the others (200, or 207 when some failed). */

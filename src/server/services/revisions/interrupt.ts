@@ -4,7 +4,7 @@ import type { Db } from "@/server/db";
 import { conflict } from "@/server/errors";
 import { ACTIVE_STATUSES, isTerminal } from "@/schemas/revision-states";
 import { recordAudit } from "../audit/record";
-import { lockDeployment } from "../deployments/find";
+import { lockDeployment, lockedTransaction } from "../deployments/find";
 import { toRevision } from "./history";
 import { appendLogs } from "./logs-append";
 import { findRevisionOf } from "./logs-list";
@@ -40,5 +40,5 @@ export async function interruptRevision(
       data: { deployment_id: deploymentId, from: found.status },
     });
     return toRevision(await tx.revision.findUniqueOrThrow({ where: { id: found.id } }));
-  });
+  }, lockedTransaction);
 }

@@ -18,14 +18,13 @@ export interface LoadResult {
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
-/** Several loads of one target as one: requests and seconds add up, percentiles over all. */
-export function combine(parts: LoadResult[]): LoadResult {
-  const latencies = parts.flatMap((p) => p.latencies).sort((a, b) => a - b);
-  const seconds = parts.reduce((t, p) => t + p.seconds, 0);
-  const statuses: Record<number, number> = {};
-  for (const part of parts)
-    for (const [code, n] of Object.entries(part.statuses))
-      statuses[Number(code)] = (statuses[Number(code)] ?? 0) + n;
+function summary(
+  unsorted: number[],
+  seconds: number,
+  statuses: Record<number, number>,
+  bytes: number,
+): LoadResult {
+  const latencies = unsorted.sort((a, b) => a - b);
   return {
     requests: latencies.length,
     seconds,
@@ -33,9 +32,23 @@ export function combine(parts: LoadResult[]): LoadResult {
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     statuses,
-    bytes: parts.reduce((t, p) => t + p.bytes, 0),
+    bytes,
     latencies,
   };
+}
+
+/** Several loads of one target as one: requests and seconds add up, percentiles over all. */
+export function combine(parts: LoadResult[]): LoadResult {
+  const statuses: Record<number, number> = {};
+  for (const part of parts)
+    for (const [code, n] of Object.entries(part.statuses))
+      statuses[Number(code)] = (statuses[Number(code)] ?? 0) + n;
+  return summary(
+    parts.flatMap((p) => p.latencies),
+    parts.reduce((t, p) => t + p.seconds, 0),
+    statuses,
+    parts.reduce((t, p) => t + p.bytes, 0),
+  );
 }
 
 export async function load(
@@ -72,15 +85,5 @@ export async function load(
   );
   const seconds = (performance.now() - started) / 1000;
   agent.destroy();
-  latencies.sort((a, b) => a - b);
-  return {
-    requests: latencies.length,
-    seconds,
-    rps: latencies.length / seconds,
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
-    statuses,
-    bytes,
-    latencies,
-  };
+  return summary(latencies, seconds, statuses, bytes);
 }

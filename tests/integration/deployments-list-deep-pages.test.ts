@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type Db } from "@/server/db";
+import type { Db } from "@/server/db";
 import { countDeployments, listDeployments } from "@/server/services/deployments/list";
 import { SEEK_FROM_OFFSET } from "@/server/services/deployments/page-ids";
-import { createEmbeddedDatabase } from "../../testing/database";
-import { createTenant, testDb, type Tenant } from "../helpers/fixtures";
+import { bothDatabases } from "../helpers/both-databases";
+import { createTenant, type Tenant } from "../helpers/fixtures";
 
 // Deep pages of the whole list start from the hour that holds their offset
 // (deployment_time_buckets, kept by triggers). Held here to the plain index walk they replace,
@@ -13,23 +13,7 @@ import { createTenant, testDb, type Tenant } from "../helpers/fixtures";
 
 const COUNT = SEEK_FROM_OFFSET + 1_400;
 
-const databases: [string, () => Promise<{ db: Db; close: () => Promise<void> }>][] = [
-  ["the run's PostgreSQL", async () => ({ db: testDb(), close: async () => undefined })],
-  [
-    "the embedded default",
-    async () => {
-      const database = await createEmbeddedDatabase();
-      const db = createDb(database.url, 5);
-      const close = async () => {
-        await db.$disconnect();
-        await database.drop();
-      };
-      return { db, close };
-    },
-  ],
-];
-
-describe.each(databases)("deep pages of the deployment list on %s", (_, open) => {
+describe.each(bothDatabases)("deep pages of the deployment list on %s", (_, open) => {
   let db: Db;
   let close = async () => undefined as void;
   let tenant: Tenant;

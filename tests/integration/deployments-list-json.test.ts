@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type Db } from "@/server/db";
+import type { Db } from "@/server/db";
 import { listDeployments } from "@/server/services/deployments/list";
 import { deploymentInclude, toDeployment } from "@/server/services/deployments/serialize";
-import { createEmbeddedDatabase } from "../../testing/database";
-import { createTenant, testDb, type Tenant } from "../helpers/fixtures";
+import { bothDatabases } from "../helpers/both-databases";
+import { createTenant, type Tenant } from "../helpers/fixtures";
 
 // The list joins each deployment's stored contract JSON (deployments.list_json, kept by
 // triggers: migration 20261126000000). Held here to toDeployment over a fresh read, after every
@@ -11,27 +11,9 @@ import { createTenant, testDb, type Tenant } from "../helpers/fixtures";
 // many, and when transactions touching one deployment overlap (the one that waited must still
 // see what the other committed). On the run's PostgreSQL and on the embedded default's.
 
-const databases: [string, () => Promise<{ db: Db; close: () => Promise<void> }>][] = [
-  ["the run's PostgreSQL", async () => ({ db: testDb(), close: async () => undefined })],
-  [
-    "the embedded default",
-    async () => {
-      const database = await createEmbeddedDatabase();
-      const db = createDb(database.url, 8);
-      return {
-        db,
-        close: async () => {
-          await db.$disconnect();
-          await database.drop();
-        },
-      };
-    },
-  ],
-];
-
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe.each(databases)("stored list JSON on %s", (_, open) => {
+describe.each(bothDatabases)("stored list JSON on %s", (_, open) => {
   let db: Db;
   let close = async () => undefined as void;
   let tenant: Tenant;

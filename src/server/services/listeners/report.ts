@@ -56,6 +56,11 @@ export async function reportOnRevision(
   });
   if (!owned) throw notFound(`Revision ${revisionId} not found.`);
   return db.$transaction(async (tx) => {
+    // The deployment's row before the revision's, as everywhere (a DEPLOYED report activates the
+    // deployment; the other order deadlocks with a deletion holding it).
+    await tx.$queryRaw`SELECT id FROM deployments
+      WHERE id = (SELECT deployment_id FROM revisions WHERE id = ${revisionId}::uuid)
+      FOR NO KEY UPDATE`;
     await tx.$queryRaw`SELECT id FROM revisions WHERE id = ${revisionId}::uuid FOR UPDATE`;
     const revision = await tx.revision.findUniqueOrThrow({
       where: { id: revisionId },

@@ -70,24 +70,18 @@ BEGIN
 END;
 $$ LANGUAGE plpgsql;
 
-CREATE FUNCTION hangar_children_added() RETURNS trigger AS $$
-BEGIN
-  PERFORM hangar_rebuild_deployment_json(ARRAY(SELECT DISTINCT deployment_id FROM added));
-  RETURN NULL;
-END;
-$$ LANGUAGE plpgsql;
-
-CREATE FUNCTION hangar_children_removed() RETURNS trigger AS $$
-BEGIN
-  PERFORM hangar_rebuild_deployment_json(ARRAY(SELECT DISTINCT deployment_id FROM removed));
-  RETURN NULL;
-END;
-$$ LANGUAGE plpgsql;
-
+-- One function for the three statement triggers of each child table; a branch's transition
+-- table exists only for its event, and PL/pgSQL plans a statement only when it first runs.
 CREATE FUNCTION hangar_children_changed() RETURNS trigger AS $$
 BEGIN
-  PERFORM hangar_rebuild_deployment_json(ARRAY(
-    SELECT deployment_id FROM added UNION SELECT deployment_id FROM removed));
+  IF TG_OP = 'INSERT' THEN
+    PERFORM hangar_rebuild_deployment_json(ARRAY(SELECT DISTINCT deployment_id FROM added));
+  ELSIF TG_OP = 'DELETE' THEN
+    PERFORM hangar_rebuild_deployment_json(ARRAY(SELECT DISTINCT deployment_id FROM removed));
+  ELSE
+    PERFORM hangar_rebuild_deployment_json(ARRAY(
+      SELECT deployment_id FROM added UNION SELECT deployment_id FROM removed));
+  END IF;
   RETURN NULL;
 END;
 $$ LANGUAGE plpgsql;
@@ -97,10 +91,10 @@ DECLARE child text;
 BEGIN
   FOREACH child IN ARRAY ARRAY['secrets', 'secret_references', 'deployment_tags'] LOOP
     EXECUTE format('CREATE TRIGGER %I AFTER INSERT ON %I REFERENCING NEW TABLE AS added
-                    FOR EACH STATEMENT EXECUTE FUNCTION hangar_children_added()',
+                    FOR EACH STATEMENT EXECUTE FUNCTION hangar_children_changed()',
                    child || '_json_added', child);
     EXECUTE format('CREATE TRIGGER %I AFTER DELETE ON %I REFERENCING OLD TABLE AS removed
-                    FOR EACH STATEMENT EXECUTE FUNCTION hangar_children_removed()',
+                    FOR EACH STATEMENT EXECUTE FUNCTION hangar_children_changed()',
                    child || '_json_removed', child);
     EXECUTE format('CREATE TRIGGER %I AFTER UPDATE ON %I
                     REFERENCING NEW TABLE AS added OLD TABLE AS removed

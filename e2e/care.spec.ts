@@ -93,3 +93,24 @@ test("the command palette jumps to a deployment or a page by keyboard", async ({
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/settings\/audit$/);
 });
+
+test("the theme buttons apply a choice at once, keep it across a reload, and System follows the system", async ({
+  page,
+}) => {
+  await page.emulateMedia({ colorScheme: "light" });
+  await signIn(page, state.admin);
+  await page.goto("/deployments");
+  const html = page.locator("html");
+  const theme = page.getByRole("group", { name: "Theme" });
+  await expect(html).toHaveClass(/\blight\b/);
+  await theme.getByRole("button", { name: "Dark" }).click();
+  await expect(html).toHaveClass(/\bdark\b/);
+  await expect(theme.getByRole("button", { name: "Dark" })).toHaveAttribute("aria-pressed", "true");
+  await page.reload();
+  await expect(html).toHaveClass(/\bdark\b/);
+  await expect(theme.getByRole("button", { name: "Dark" })).toHaveAttribute("aria-pressed", "true");
+  await theme.getByRole("button", { name: "System" }).click();
+  await expect(html).toHaveClass(/\blight\b/);
+  await page.emulateMedia({ colorScheme: "dark" });
+  await expect(html).toHaveClass(/\bdark\b/);
+});

@@ -10,7 +10,8 @@ import { startServer } from "../testing/server";
 import { buildIfStale } from "../scripts/build-if-stale";
 import { selectedDatabases } from "./databases";
 import { cpuMeter } from "./cpu";
-import { combine, load, type LoadResult } from "./http-load";
+import { describePauses, gcPauses, joinPauses, type GcPauses } from "./gc";
+import { combine, load, loadAtRate, type LoadResult } from "./http-load";
 
 const COUNT = Number(process.env.BENCH_DEPLOYMENTS ?? 100_000);
 const TOTAL = Number(process.env.BENCH_REQUESTS ?? 400);
@@ -24,6 +25,9 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 // Requests per scenario before any is measured: V8 optimizes the hot paths only after some
 // hundreds of requests, and the first scenario measured must not pay for that alone.
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 200);
+// Latency at a given load: list and baseline are also sent requests at a fixed rate (open loop),
+// this share of the list's own closed-loop throughput in the same scenario, both at one rate.
+const RATE_SHARE = Number(process.env.BENCH_RATE_SHARE ?? 0.5);
 
 /** One workspace with COUNT deployments (a tenth remote, a tag on a tenth); a viewer key. */
 async function seed(url: string) {
@@ -75,6 +79,13 @@ interface Row {
   bytes: number;
   list: Measured;
   base: Measured;
+  /** Requests per second offered to both in the open-loop rounds, and what each answered. */
+  rate: number;
+  listAtRate: LoadResult;
+  baseAtRate: LoadResult;
+  /** The server's GC pauses during each side's rounds, closed and open loop. */
+  listGc: GcPauses;
+  baseGc: GcPauses;
 }
 
 type Measured = LoadResult & { serverMs: number; databaseMs: number };
@@ -88,18 +99,29 @@ async function measure(url: string): Promise<Row[]> {
       HANGAR_RATELIMIT_ENABLED: "false",
     },
     // BENCH_CPU_PROF=DIR writes the server's V8 CPU profile there when it stops.
-    process.env.BENCH_CPU_PROF
-      ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
-      : [],
+    [
+      "--trace-gc",
+      ...(process.env.BENCH_CPU_PROF
+        ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+        : []),
+    ],
   );
   const headers = { "x-api-key": key };
   const probe = createDb(url, 1);
   /** A load, with the server's and the database's CPU seconds beside it. */
   const measured = async (target: string, opts: Parameters<typeof load>[1]) => {
     const stop = await cpuMeter(probe, [server.process.pid!]);
-    const result = await load(target, opts);
-    return { result, cpu: await stop() };
+    const { result, gc } = await watchingGc(() => load(target, opts));
+    return { result, gc, cpu: await stop() };
   };
+  /** A load at a fixed rate, with the server's GC pauses meanwhile. */
+  const atRate = (target: string, opts: Parameters<typeof loadAtRate>[1]) =>
+    watchingGc(() => loadAtRate(target, opts));
+  async function watchingGc(run: () => Promise<LoadResult>) {
+    const from = server.output().length;
+    const result = await run();
+    return { result, gc: gcPauses(server.output().slice(from)) };
+  }
   /** The rounds of one side as one measurement, CPU per request over all of them. */
   const together = (rounds: Awaited<ReturnType<typeof measured>>[]): Measured => {
     const result = combine(rounds.map((r) => r.result));
@@ -153,13 +175,44 @@ async function measure(url: string): Promise<Row[]> {
         }
         const list = together(listRounds);
         const base = together(baseRounds);
-        if (list.statuses[200] !== list.requests)
-          throw new Error(`${label}: ${JSON.stringify(list.statuses)}`);
-        rows.push({ label, concurrency, bytes, list, base });
+        // The same number of requests again, due at a fixed rate, taking turns the same way.
+        const rate = Math.max(1, Math.round(list.rps * RATE_SHARE));
+        const listAtRateRounds = [];
+        const baseAtRateRounds = [];
+        for (let round = 0; round < ROUNDS; round++) {
+          listAtRateRounds.push(
+            await atRate(listUrl, { rate, total: perRound, concurrency, headers }),
+          );
+          baseAtRateRounds.push(await atRate(baseUrl, { rate, total: perRound, concurrency }));
+        }
+        const listAtRate = combine(listAtRateRounds.map((r) => r.result));
+        const baseAtRate = combine(baseAtRateRounds.map((r) => r.result));
+        const listGc = joinPauses([...listRounds, ...listAtRateRounds].map((r) => r.gc));
+        const baseGc = joinPauses([...baseRounds, ...baseAtRateRounds].map((r) => r.gc));
+        for (const [side, result] of [
+          ["list", list],
+          ["list at a rate", listAtRate],
+        ] as const)
+          if (result.statuses[200] !== result.requests)
+            throw new Error(`${label}, ${side}: ${JSON.stringify(result.statuses)}`);
+        rows.push({
+          label,
+          concurrency,
+          bytes,
+          list,
+          base,
+          rate,
+          listAtRate,
+          baseAtRate,
+          listGc,
+          baseGc,
+        });
         // As it goes, so a run cut short still shows what it measured.
         console.log(
           `${label} at ${concurrency}: ${list.rps.toFixed(0)} / ${base.rps.toFixed(0)} rps = ${(list.rps / base.rps).toFixed(2)}; ` +
-            `server CPU ${list.serverMs.toFixed(2)} / ${base.serverMs.toFixed(2)} ms per request, database ${list.databaseMs.toFixed(2)}`,
+            `server CPU ${list.serverMs.toFixed(2)} / ${base.serverMs.toFixed(2)} ms per request, database ${list.databaseMs.toFixed(2)}; ` +
+            `at ${rate} rps p99 ${listAtRate.p99.toFixed(1)} / ${baseAtRate.p99.toFixed(1)} ms; ` +
+            `server ${describePauses(listGc, list.requests + listAtRate.requests)} / ${describePauses(baseGc, base.requests + baseAtRate.requests)}`,
         );
       }
   } finally {
@@ -183,7 +236,9 @@ for (const open of selectedDatabases("hangar_bench")) {
     const rows = await measure(database.url);
     results.push({ label: database.label, rows });
     console.log(
-      `\nGET /v2/deployments over ${COUNT} deployments; ${TOTAL} requests per scenario in ${ROUNDS} rounds taking turns with the baseline, at ${CONCURRENCIES.join(" and ")} connections\n`,
+      `\nGET /v2/deployments over ${COUNT} deployments; ${TOTAL} requests per scenario in ${ROUNDS} rounds taking turns with the baseline, at ${CONCURRENCIES.join(" and ")} connections. ` +
+        `Closed loop (each connection sends again when answered: throughput, and latency that is mostly queue), ` +
+        `then open loop at ${RATE_SHARE} of the list's throughput offered to both (latency counted from when each request was due)\n`,
     );
     table(
       [
@@ -198,8 +253,11 @@ for (const open of selectedDatabases("hangar_bench")) {
         "p50 ratio",
         "server CPU ms/request list / baseline",
         "database CPU ms/request",
+        "offered rps",
+        "at that rate: list p50/p99 ms",
+        "baseline p50/p99 ms",
       ],
-      rows.map(({ label, concurrency, bytes, list, base }) => [
+      rows.map(({ label, concurrency, bytes, list, base, rate, listAtRate, baseAtRate }) => [
         label,
         String(concurrency),
         String(bytes),
@@ -211,7 +269,20 @@ for (const open of selectedDatabases("hangar_bench")) {
         (list.p50 / base.p50).toFixed(2),
         `${list.serverMs.toFixed(2)} / ${base.serverMs.toFixed(2)}`,
         list.databaseMs.toFixed(2),
+        String(rate),
+        `${listAtRate.p50.toFixed(1)} / ${listAtRate.p99.toFixed(1)}`,
+        `${baseAtRate.p50.toFixed(1)} / ${baseAtRate.p99.toFixed(1)}`,
       ]),
+    );
+    // What sets the tail: a GC pause holds every request in flight.
+    const requests = (side: "list" | "base") =>
+      rows.reduce(
+        (t, r) => t + r[side].requests + r[side === "list" ? "listAtRate" : "baseAtRate"].requests,
+        0,
+      );
+    console.log(
+      `\nServer GC over all scenarios: list ${describePauses(joinPauses(rows.map((r) => r.listGc)), requests("list"))}; ` +
+        `baseline ${describePauses(joinPauses(rows.map((r) => r.baseGc)), requests("base"))}`,
     );
   } finally {
     await database.close();

@@ -1,7 +1,7 @@
 import { Agent, request } from "node:http";
 
-// A small closed-loop load generator: `concurrency` workers send `total` requests over
-// keep-alive connections; reports throughput and latency percentiles.
+// Load generators over keep-alive connections: closed loop (`load`, the most the server gives)
+// and open loop at a fixed rate (`loadAtRate`, the latency at a given load).
 
 export interface LoadResult {
   requests: number;
@@ -51,6 +51,24 @@ export function combine(parts: LoadResult[]): LoadResult {
   );
 }
 
+/** One request over `agent`; resolves with its status and body size when the body has ended. */
+function send(url: string, agent: Agent, headers?: Record<string, string>) {
+  return new Promise<{ status: number; bytes: number }>((resolve, reject) => {
+    const req = request(url, { agent, headers }, (res) => {
+      let bytes = 0;
+      res.on("data", (chunk: Buffer) => (bytes += chunk.length));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, bytes }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+/**
+ * Closed loop: `concurrency` connections each send their next request as soon as the last one
+ * answers, `total` in all. Measures the most the server gives; latency is then mostly the
+ * queue of the other connections' requests (Little's law: connections / throughput).
+ */
 export async function load(
   url: string,
   opts: { total: number; concurrency: number; headers?: Record<string, string> },
@@ -60,29 +78,53 @@ export async function load(
   const statuses: Record<number, number> = {};
   let bytes = 0;
   let sent = 0;
-  const one = () =>
-    new Promise<void>((resolve, reject) => {
-      const started = process.hrtime.bigint();
-      const req = request(url, { agent, headers: opts.headers }, (res) => {
-        res.on("data", (chunk: Buffer) => (bytes += chunk.length));
-        res.on("end", () => {
-          latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
-          statuses[res.statusCode ?? 0] = (statuses[res.statusCode ?? 0] ?? 0) + 1;
-          resolve();
-        });
-      });
-      req.on("error", reject);
-      req.end();
-    });
   const started = performance.now();
   await Promise.all(
     Array.from({ length: opts.concurrency }, async () => {
       while (sent < opts.total) {
         sent++;
-        await one();
+        const at = performance.now();
+        const answer = await send(url, agent, opts.headers);
+        latencies.push(performance.now() - at);
+        statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
+        bytes += answer.bytes;
       }
     }),
   );
+  const seconds = (performance.now() - started) / 1000;
+  agent.destroy();
+  return summary(latencies, seconds, statuses, bytes);
+}
+
+/**
+ * Open loop: requests are due at a fixed `rate` per second whatever the answers take, and sent
+ * over at most `concurrency` connections (a request waits for a free one). Latency counts from
+ * when a request was due, not when it could be sent, so a stall shows in every request it held
+ * back (no coordinated omission): the latency users see at that load.
+ */
+export async function loadAtRate(
+  url: string,
+  opts: { rate: number; total: number; concurrency: number; headers?: Record<string, string> },
+): Promise<LoadResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: opts.concurrency });
+  const latencies: number[] = [];
+  const statuses: Record<number, number> = {};
+  let bytes = 0;
+  const started = performance.now();
+  const due = (i: number) => started + (i * 1000) / opts.rate;
+  const inFlight: Promise<void>[] = [];
+  for (let i = 0; i < opts.total; i++) {
+    const wait = due(i) - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    inFlight.push(
+      send(url, agent, opts.headers).then((answer) => {
+        latencies.push(performance.now() - due(i));
+        statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
+        bytes += answer.bytes;
+      }),
+    );
+  }
+  await Promise.all(inFlight);
   const seconds = (performance.now() - started) / 1000;
   agent.destroy();
   return summary(latencies, seconds, statuses, bytes);

@@ -42,7 +42,9 @@ export function Dialog({
       aria-describedby={description ? descriptionId : undefined}
       // A close event is queued when the dialog closes and can arrive after it has been opened
       // again (a second question right after the first): only a dialog that is closed is closing.
-      onClose={() => ref.current?.open || onClose()}
+      onClose={() => {
+        if (!ref.current?.open) onClose();
+      }}
       onClick={(e) => e.target === ref.current && onClose()}
       className="m-auto w-[calc(100%-2rem)] max-w-md rounded-xl border border-zinc-200 bg-white p-0 text-zinc-900 shadow-2xl backdrop:bg-zinc-950/50 backdrop:backdrop-blur-[2px] dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100"
     >

@@ -122,8 +122,8 @@ function pageIds(actor: Actor, query: ListDeploymentsQuery, options: ListOptions
  * tests/integration/deployments-list-json.test.ts), in the page's order. Node joins the rows'
  * texts: no rows to map and no JSON to build, and the REST door sends the text as it is.
  * One row per deployment, not one `string_agg` value for the page: PostgreSQL spent 3–4 times
- * the CPU aggregating and sending the page as a single value (bench:list, limit 100: 3.7 ms of
- * backend CPU against 0.8 for its rows).
+ * the CPU aggregating and sending the page as a single value (one client, a page of 100: 3.7 ms
+ * of backend CPU per query against 0.8 for its rows).
  */
 export async function listDeploymentsJson(
   db: DbClient,

@@ -24,7 +24,13 @@ export function Dialog({
   const titleId = useId();
   const descriptionId = useId();
 
+  // Whether the parent has it open, as of the last effect: a close event that arrives late
+  // (Chromium delivers it up to ~200 ms after the dialog closed) must not close a dialog the
+  // parent has since closed, or opened again.
+  const parentOpen = useRef(open);
+
   useEffect(() => {
+    parentOpen.current = open;
     const dialog = ref.current;
     if (!dialog) return;
     if (open && !dialog.open) {
@@ -40,10 +46,11 @@ export function Dialog({
       ref={ref}
       aria-labelledby={titleId}
       aria-describedby={description ? descriptionId : undefined}
-      // A close event is queued when the dialog closes and can arrive after it has been opened
-      // again (a second question right after the first): only a dialog that is closed is closing.
+      // Escape: the parent hears at once, from `cancel`; `close` only for a close the browser
+      // made without one, while the parent still has the dialog open and it is really closed.
+      onCancel={onClose}
       onClose={() => {
-        if (!ref.current?.open) onClose();
+        if (parentOpen.current && !ref.current?.open) onClose();
       }}
       onClick={(e) => e.target === ref.current && onClose()}
       className="m-auto w-[calc(100%-2rem)] max-w-md rounded-xl border border-zinc-200 bg-white p-0 text-zinc-900 shadow-2xl backdrop:bg-zinc-950/50 backdrop:backdrop-blur-[2px] dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100"

@@ -6,6 +6,7 @@ import { enqueueRevisionStep } from "@/server/services/revisions/queue";
 import { appendLogs } from "@/server/services/revisions/logs-append";
 import { IN_FLIGHT_STATUSES, isTerminal } from "@/schemas/revision-states";
 import { transition } from "@/server/services/revisions/transition";
+import { lockRevisionDeployment } from "@/server/services/deployments/find";
 
 /** What the steps run with: the database, the drivers, and the worker's queue for next steps. */
 export interface EngineContext {
@@ -57,13 +58,8 @@ export async function applyMove(
   revisionId: string,
   move: Move,
 ): Promise<boolean> {
-  // A move that also writes its deployment takes the deployment's row before the revision's,
-  // the order every service locks them in (delete, patch, redeploy): the other order deadlocks
-  // with a deletion that holds the deployment and stops its revisions.
-  if (move.also)
-    await tx.$queryRaw`SELECT 1 FROM deployments
-      WHERE id = (SELECT deployment_id FROM revisions WHERE id = ${revisionId}::uuid)
-      FOR NO KEY UPDATE`;
+  // A move that also writes its deployment takes the deployment's row first, as the services do.
+  if (move.also) await lockRevisionDeployment(tx, revisionId);
   const moved = await transition(tx, revisionId, move.from, move.to, move.message, move.data);
   if (!moved) return false;
   // A failure's reason (its message's line) is ERROR, so a log read filtered by level finds it.

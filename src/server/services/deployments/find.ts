@@ -50,5 +50,17 @@ export async function lockDeploymentRow(
   return locked.length > 0;
 }
 
+/**
+ * Locks the deployment a revision belongs to (`FOR NO KEY UPDATE`), for a writer that starts from
+ * the revision (the engine's moves, listener reports): a deployment's row is taken before its
+ * revisions' rows everywhere, or a deletion holding the deployment and a revision's move that
+ * writes it deadlock.
+ */
+export async function lockRevisionDeployment(tx: DbClient, revisionId: string): Promise<void> {
+  await tx.$queryRaw`SELECT id FROM deployments
+    WHERE id = (SELECT deployment_id FROM revisions WHERE id = ${revisionId}::uuid)
+    FOR NO KEY UPDATE`;
+}
+
 /** Transactions that lock a deployment may queue behind others on the same row: wait longer. */
 export const lockedTransaction = { maxWait: 10_000, timeout: 20_000 };

@@ -4,7 +4,7 @@ import type { SourceConfig } from "@/schemas/deployments";
 import type { ListenerReportAnswer, ListenerReportInput } from "@/schemas/listeners";
 import type { Db, DbClient } from "@/server/db";
 import { conflict, notFound } from "@/server/errors";
-import { lockedTransaction } from "../deployments/find";
+import { lockedTransaction, lockRevisionDeployment } from "../deployments/find";
 import { deploymentUrlOf } from "../deployments/url";
 import { appendLogs } from "../revisions/logs-append";
 import { transition } from "../revisions/transition";
@@ -56,11 +56,8 @@ export async function reportOnRevision(
   });
   if (!owned) throw notFound(`Revision ${revisionId} not found.`);
   return db.$transaction(async (tx) => {
-    // The deployment's row before the revision's, as everywhere (a DEPLOYED report activates the
-    // deployment; the other order deadlocks with a deletion holding it).
-    await tx.$queryRaw`SELECT id FROM deployments
-      WHERE id = (SELECT deployment_id FROM revisions WHERE id = ${revisionId}::uuid)
-      FOR NO KEY UPDATE`;
+    // The deployment's row before the revision's: a DEPLOYED report activates the deployment.
+    await lockRevisionDeployment(tx, revisionId);
     await tx.$queryRaw`SELECT id FROM revisions WHERE id = ${revisionId}::uuid FOR UPDATE`;
     const revision = await tx.revision.findUniqueOrThrow({
       where: { id: revisionId },

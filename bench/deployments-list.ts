@@ -29,6 +29,16 @@ const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 200);
 // this share of the list's own closed-loop throughput in the same scenario, both at one rate.
 const RATE_SHARE = Number(process.env.BENCH_RATE_SHARE ?? 0.5);
 
+/** ROUNDS rounds of list, then baseline (see ROUNDS); each side's results in order. */
+async function alternate<T>(list: () => Promise<T>, base: () => Promise<T>) {
+  const sides = { list: [] as T[], base: [] as T[] };
+  for (let round = 0; round < ROUNDS; round++) {
+    sides.list.push(await list());
+    sides.base.push(await base());
+  }
+  return sides;
+}
+
 /** One workspace with COUNT deployments (a tenth remote, a tag on a tenth); a viewer key. */
 async function seed(url: string) {
   const db = createDb(url, 2);
@@ -166,29 +176,23 @@ async function measure(url: string): Promise<Row[]> {
         const bytes = Math.round(sized.bytes / sized.requests);
         const baseUrl = `${server.url}/bench/baseline?bytes=${bytes}`;
         await load(baseUrl, { total: 20, concurrency: 2 });
-        const listRounds = [];
-        const baseRounds = [];
         const perRound = Math.ceil(TOTAL / ROUNDS);
-        for (let round = 0; round < ROUNDS; round++) {
-          listRounds.push(await measured(listUrl, { total: perRound, concurrency, headers }));
-          baseRounds.push(await measured(baseUrl, { total: perRound, concurrency }));
-        }
-        const list = together(listRounds);
-        const base = together(baseRounds);
+        const closed = await alternate(
+          () => measured(listUrl, { total: perRound, concurrency, headers }),
+          () => measured(baseUrl, { total: perRound, concurrency }),
+        );
+        const list = together(closed.list);
+        const base = together(closed.base);
         // The same number of requests again, due at a fixed rate, taking turns the same way.
         const rate = Math.max(1, Math.round(list.rps * RATE_SHARE));
-        const listAtRateRounds = [];
-        const baseAtRateRounds = [];
-        for (let round = 0; round < ROUNDS; round++) {
-          listAtRateRounds.push(
-            await atRate(listUrl, { rate, total: perRound, concurrency, headers }),
-          );
-          baseAtRateRounds.push(await atRate(baseUrl, { rate, total: perRound, concurrency }));
-        }
-        const listAtRate = combine(listAtRateRounds.map((r) => r.result));
-        const baseAtRate = combine(baseAtRateRounds.map((r) => r.result));
-        const listGc = joinPauses([...listRounds, ...listAtRateRounds].map((r) => r.gc));
-        const baseGc = joinPauses([...baseRounds, ...baseAtRateRounds].map((r) => r.gc));
+        const open = await alternate(
+          () => atRate(listUrl, { rate, total: perRound, concurrency, headers }),
+          () => atRate(baseUrl, { rate, total: perRound, concurrency }),
+        );
+        const listAtRate = combine(open.list.map((r) => r.result));
+        const baseAtRate = combine(open.base.map((r) => r.result));
+        const listGc = joinPauses([...closed.list, ...open.list].map((r) => r.gc));
+        const baseGc = joinPauses([...closed.base, ...open.base].map((r) => r.gc));
         for (const [side, result] of [
           ["list", list],
           ["list at a rate", listAtRate],
@@ -275,14 +279,18 @@ for (const open of selectedDatabases("hangar_bench")) {
       ]),
     );
     // What sets the tail: a GC pause holds every request in flight.
-    const requests = (side: "list" | "base") =>
-      rows.reduce(
-        (t, r) => t + r[side].requests + r[side === "list" ? "listAtRate" : "baseAtRate"].requests,
-        0,
-      );
+    const sum = (count: (row: Row) => number) => rows.reduce((t, row) => t + count(row), 0);
+    const listGc = joinPauses(rows.map((r) => r.listGc));
+    const baseGc = joinPauses(rows.map((r) => r.baseGc));
     console.log(
-      `\nServer GC over all scenarios: list ${describePauses(joinPauses(rows.map((r) => r.listGc)), requests("list"))}; ` +
-        `baseline ${describePauses(joinPauses(rows.map((r) => r.baseGc)), requests("base"))}`,
+      `\nServer GC over all scenarios: list ${describePauses(
+        listGc,
+        sum((r) => r.list.requests + r.listAtRate.requests),
+      )}; ` +
+        `baseline ${describePauses(
+          baseGc,
+          sum((r) => r.base.requests + r.baseAtRate.requests),
+        )}`,
     );
   } finally {
     await database.close();

@@ -64,6 +64,27 @@ function send(url: string, agent: Agent, headers?: Record<string, string>) {
   });
 }
 
+/** What a load counts as its answers come: latencies, statuses, bytes, over one keep-alive agent. */
+function tally(concurrency: number) {
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+  const latencies: number[] = [];
+  const statuses: Record<number, number> = {};
+  let bytes = 0;
+  const started = performance.now();
+  return {
+    agent,
+    record(answer: { status: number; bytes: number }, ms: number) {
+      latencies.push(ms);
+      statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
+      bytes += answer.bytes;
+    },
+    done(): LoadResult {
+      agent.destroy();
+      return summary(latencies, (performance.now() - started) / 1000, statuses, bytes);
+    },
+  };
+}
+
 /**
  * Closed loop: `concurrency` connections each send their next request as soon as the last one
  * answers, `total` in all. Measures the most the server gives; latency is then mostly the
@@ -73,27 +94,19 @@ export async function load(
   url: string,
   opts: { total: number; concurrency: number; headers?: Record<string, string> },
 ): Promise<LoadResult> {
-  const agent = new Agent({ keepAlive: true, maxSockets: opts.concurrency });
-  const latencies: number[] = [];
-  const statuses: Record<number, number> = {};
-  let bytes = 0;
+  const counts = tally(opts.concurrency);
   let sent = 0;
-  const started = performance.now();
   await Promise.all(
     Array.from({ length: opts.concurrency }, async () => {
       while (sent < opts.total) {
         sent++;
         const at = performance.now();
-        const answer = await send(url, agent, opts.headers);
-        latencies.push(performance.now() - at);
-        statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
-        bytes += answer.bytes;
+        const answer = await send(url, counts.agent, opts.headers);
+        counts.record(answer, performance.now() - at);
       }
     }),
   );
-  const seconds = (performance.now() - started) / 1000;
-  agent.destroy();
-  return summary(latencies, seconds, statuses, bytes);
+  return counts.done();
 }
 
 /**
@@ -106,10 +119,7 @@ export async function loadAtRate(
   url: string,
   opts: { rate: number; total: number; concurrency: number; headers?: Record<string, string> },
 ): Promise<LoadResult> {
-  const agent = new Agent({ keepAlive: true, maxSockets: opts.concurrency });
-  const latencies: number[] = [];
-  const statuses: Record<number, number> = {};
-  let bytes = 0;
+  const counts = tally(opts.concurrency);
   const started = performance.now();
   const due = (i: number) => started + (i * 1000) / opts.rate;
   const inFlight: Promise<void>[] = [];
@@ -117,15 +127,11 @@ export async function loadAtRate(
     const wait = due(i) - performance.now();
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
     inFlight.push(
-      send(url, agent, opts.headers).then((answer) => {
-        latencies.push(performance.now() - due(i));
-        statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
-        bytes += answer.bytes;
-      }),
+      send(url, counts.agent, opts.headers).then((answer) =>
+        counts.record(answer, performance.now() - due(i)),
+      ),
     );
   }
   await Promise.all(inFlight);
-  const seconds = (performance.now() - started) / 1000;
-  agent.destroy();
-  return summary(latencies, seconds, statuses, bytes);
+  return counts.done();
 }

@@ -5,8 +5,8 @@ import { Header } from "tar";
 // malicious ones (`../` paths, links out of the tree) a real tar tool would refuse to write.
 
 export type TarEntry =
-  | { path: string; content: string | Buffer; type?: "File" }
-  | { path: string; type: "Directory" }
+  | { path: string; content: string | Buffer; type?: "File"; mode?: number }
+  | { path: string; type: "Directory" | "FIFO" | "CharacterDevice" }
   | { path: string; type: "SymbolicLink" | "Link"; linkpath: string };
 
 function block(size: number): Buffer {
@@ -21,7 +21,12 @@ export function tarGz(entries: TarEntry[]): Buffer {
       path: entry.path,
       type: entry.type ?? "File",
       size: data.length,
-      mode: entry.type === "Directory" ? 0o755 : 0o644,
+      mode:
+        "mode" in entry && entry.mode !== undefined
+          ? entry.mode
+          : entry.type === "Directory"
+            ? 0o755
+            : 0o644,
       mtime: new Date(0),
       linkpath: "linkpath" in entry ? entry.linkpath : undefined,
     });

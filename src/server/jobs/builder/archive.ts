@@ -1,124 +1,110 @@
-import { createWriteStream } from "node:fs";
-import { copyFile, mkdir, realpath, symlink } from "node:fs/promises";
+import { mkdir, realpath } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
-import { finished } from "node:stream/promises";
 import { Parser, type ReadEntry } from "tar";
 import { StepFailure } from "../drivers/types";
+import { archiveFailure, Placement, type ArchiveLimits, type Unpacked } from "./archive-placement";
 
-// Unpacks an uploaded source archive while it streams, refusing what could escape the build
-// folder or exhaust the machine: absolute and `..` paths, links out of the tree, special files,
-// more bytes or files than allowed. `.env` files stay out of the build context (secret material).
+// Unpacks an uploaded source archive while it streams. node-tar parses it; where each member
+// lands is ours (archive-placement.ts): node-tar's own extractor writes symbolic links to any
+// target and makes real hard links, the two things a build folder must never hold.
 
-export interface ArchiveLimits {
-  maxBytes: number;
-  maxFiles: number;
-}
+export type { ArchiveLimits, Unpacked } from "./archive-placement";
 
-export interface Unpacked {
-  files: string[];
-  bytes: number;
-  /** Paths left out of the context on purpose (e.g. `.env`). */
-  skipped: string[];
-}
-
-const fail = (entry: string, problem: string) =>
-  new StepFailure(`Source archive: ${entry}: ${problem}`);
+const MAX_NAME_BYTES = 255;
+const MAX_PATH_BYTES = 1024;
 
 /** The entry's path inside the archive, or a failure naming it. */
 export function entryPath(raw: string): string {
-  if (raw.includes("\0")) throw fail(JSON.stringify(raw), "the path holds a NUL byte");
+  if (raw.includes("\0")) throw archiveFailure(JSON.stringify(raw), "the path holds a NUL byte");
   const posix = raw.replace(/\\/g, "/");
   if (posix.startsWith("/") || /^[A-Za-z]:/.test(posix))
-    throw fail(raw, "absolute paths are not allowed");
-  if (posix.split("/").includes("..")) throw fail(raw, "paths may not leave the archive (..)");
-  return path.posix
+    throw archiveFailure(raw, "absolute paths are not allowed");
+  if (posix.split("/").includes(".."))
+    throw archiveFailure(raw, "paths may not leave the archive (..)");
+  const rel = path.posix
     .normalize(posix)
     .replace(/^(\.\/)+/, "")
     .replace(/\/$/, "");
+  if (
+    Buffer.byteLength(rel) > MAX_PATH_BYTES ||
+    rel.split("/").some((part) => Buffer.byteLength(part) > MAX_NAME_BYTES)
+  )
+    throw archiveFailure(
+      rel.slice(0, 80),
+      `the path is too long (at most ${MAX_PATH_BYTES} bytes, ${MAX_NAME_BYTES} per name)`,
+    );
+  return rel === "." ? "" : rel;
 }
 
-const isEnvFile = (rel: string) =>
-  /^\.env(\..*)?$/.test(path.posix.basename(rel)) && !rel.endsWith(".example");
+/** A file-system error as the member's failure: its code, never the server's paths. */
+function unwritable(rel: string, error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code ? archiveFailure(rel, `cannot be unpacked (${code})`) : error;
+}
 
-/** `target` lies inside `root` (both absolute, already resolved). */
-const inside = (root: string, target: string) =>
-  target === root || target.startsWith(root + path.sep);
+async function place(placement: Placement, entry: ReadEntry): Promise<void> {
+  const rel = entryPath(entry.path);
+  if (rel === "") return void entry.resume();
+  await placeMember(placement, entry, rel).catch((error: unknown) => {
+    throw unwritable(rel, error);
+  });
+}
 
+async function placeMember(placement: Placement, entry: ReadEntry, rel: string): Promise<void> {
+  switch (entry.type) {
+    case "Directory":
+      await placement.folder(rel);
+      return void entry.resume();
+    case "File":
+    case "OldFile":
+    case "ContiguousFile":
+      return placement.file(rel, entry, entry.size, ((entry.mode ?? 0) & 0o111) !== 0);
+    case "Link": {
+      entry.resume();
+      const original = entry.linkpath ?? "";
+      const inArchive = (() => {
+        try {
+          return entryPath(original);
+        } catch {
+          throw archiveFailure(rel, `links out of the archive (to ${JSON.stringify(original)})`);
+        }
+      })();
+      return placement.copy(rel, inArchive);
+    }
+    case "SymbolicLink":
+      entry.resume();
+      return placement.link(rel, entry.linkpath ?? "");
+    default:
+      throw archiveFailure(rel, `${entry.type} entries are not allowed`);
+  }
+}
+
+/**
+ * Unpacks a gzipped tar into `dest` (made here; it must not hold anything yet). Throws
+ * StepFailure naming the member and the problem; on failure `dest` may hold a partial tree.
+ */
 export async function unpackArchive(
   input: Readable,
   dest: string,
   limits: ArchiveLimits,
 ): Promise<Unpacked> {
   await mkdir(dest, { recursive: true, mode: 0o700 });
-  const root = await realpath(dest);
-  const result: Unpacked = { files: [], bytes: 0, skipped: [] };
+  /** Aborted when the archive fails, so the member being written stops instead of waiting. */
+  const stop = new AbortController();
+  const placement = new Placement(await realpath(dest), limits, stop.signal);
   const parser = new Parser({ strict: true });
   let chain: Promise<void> = Promise.resolve();
   let failure: unknown = null;
-  /** Files being written: destroyed when the archive fails, so no handler waits forever. */
-  const writing = new Set<ReturnType<typeof createWriteStream>>();
-
-  /** Parent folders must resolve inside the root (a symlinked folder could point elsewhere). */
-  const target = async (rel: string) => {
-    const file = path.join(root, rel);
-    await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-    if (!inside(root, await realpath(path.dirname(file))))
-      throw fail(rel, "a link in its path leads out of the archive");
-    return file;
-  };
-
-  const handle = async (entry: ReadEntry) => {
-    const rel = entryPath(entry.path);
-    if (rel === "" || rel === ".") return void entry.resume();
-    switch (entry.type) {
-      case "Directory":
-        await target(path.posix.join(rel, ".keep"));
-        return void entry.resume();
-      case "File":
-      case "OldFile":
-      case "ContiguousFile": {
-        if (isEnvFile(rel)) {
-          result.skipped.push(rel);
-          return void entry.resume();
-        }
-        result.bytes += entry.size;
-        if (result.files.length + 1 > limits.maxFiles)
-          throw fail(rel, `more than ${limits.maxFiles} files`);
-        if (result.bytes > limits.maxBytes)
-          throw fail(rel, `the archive unpacks to more than ${limits.maxBytes} bytes`);
-        const out = createWriteStream(await target(rel), { mode: 0o600 });
-        writing.add(out);
-        entry.pipe(out);
-        await finished(out).finally(() => writing.delete(out));
-        result.files.push(rel);
-        return;
-      }
-      case "SymbolicLink":
-      case "Link": {
-        const link = entry.linkpath ?? "";
-        const base = entry.type === "Link" ? "" : path.posix.dirname(rel);
-        const resolved = path.resolve(root, base, link);
-        if (path.isAbsolute(link) || !inside(root, resolved))
-          throw fail(rel, `links out of the archive (to ${link})`);
-        const file = await target(rel);
-        if (entry.type === "Link") await copyFile(resolved, file);
-        else await symlink(link, file);
-        return void entry.resume();
-      }
-      default:
-        throw fail(rel, `${entry.type} entries are not allowed`);
-    }
-  };
 
   parser.on("entry", (entry: ReadEntry) => {
     entry.pause();
     chain = chain.then(async () => {
       if (failure) return void entry.resume();
       try {
-        await handle(entry);
+        await place(placement, entry);
       } catch (error) {
-        failure = error;
+        failure ??= error;
         entry.resume();
         parser.abort(error as Error);
       }
@@ -132,13 +118,15 @@ export async function unpackArchive(
     input.pipe(parser as unknown as NodeJS.WritableStream);
   }).catch((error: unknown) => {
     failure ??= error;
-    for (const out of writing) out.destroy(error as Error);
+    stop.abort(error);
   });
   await chain;
+  if (!failure)
+    return placement.finish().catch((error: unknown) => {
+      throw unwritable("links", error);
+    });
   if (failure instanceof StepFailure) throw failure;
-  if (failure)
-    throw new StepFailure(
-      `Source archive: not a readable gzipped tar (${(failure as Error).message})`,
-    );
-  return result;
+  throw new StepFailure(
+    `Source archive: not a readable gzipped tar (${(failure as Error).message})`,
+  );
 }

@@ -1,7 +1,7 @@
-import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { StepFailure } from "../drivers/types";
+import { existsInside, FileTooLarge, PathEscape, readTextInside } from "./contained-path";
 
 // The graph configuration (langgraph.json) of an uploaded project, checked against the archive:
 // every failure names the file and the member that is wrong.
@@ -41,12 +41,8 @@ export interface GraphConfig {
 }
 
 const JS_FILE = /\.(m|c)?(j|t)sx?$/;
-
-const exists = (file: string) =>
-  stat(file).then(
-    () => true,
-    () => false,
-  );
+/** A graph config larger than this is refused rather than read. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
 
 export async function loadGraphConfig(root: string, configPath: string): Promise<GraphConfig> {
   const where = configPath;
@@ -56,12 +52,16 @@ export async function loadGraphConfig(root: string, configPath: string): Promise
   if (normalized.startsWith("../") || path.posix.isAbsolute(normalized))
     throw problem("", "graph_config_path must lie inside the archive");
 
-  let raw: string;
+  let raw: string | null;
   try {
-    raw = await readFile(path.join(root, normalized), "utf8");
-  } catch {
-    throw problem("", "not found in the uploaded archive (graph_config_path)");
+    raw = await readTextInside(root, normalized, MAX_CONFIG_BYTES);
+  } catch (error) {
+    if (error instanceof PathEscape)
+      throw problem("", "a link in its path leads out of the archive");
+    if (error instanceof FileTooLarge) throw problem("", `larger than ${MAX_CONFIG_BYTES} bytes`);
+    throw error;
   }
+  if (raw === null) throw problem("", "not found in the uploaded archive (graph_config_path)");
   let json: unknown;
   try {
     json = JSON.parse(raw);
@@ -90,7 +90,7 @@ export async function loadGraphConfig(root: string, configPath: string): Promise
     const file = /[/\\]|\.\w+$/.test(target)
       ? fromConfig(target)
       : fromConfig(`${target.replace(/\./g, "/")}.py`);
-    if (escapes(file) || !(await exists(path.join(root, file))))
+    if (escapes(file) || !(await existsInside(root, file)))
       throw problem(`graphs.${name}`, `file ${target} not found in the archive`);
     if (JS_FILE.test(file)) anyJs = true;
     graphs[name] = `${file}:${attr}`;
@@ -123,7 +123,7 @@ export async function loadGraphConfig(root: string, configPath: string): Promise
       continue;
     }
     const folder = fromConfig(dep);
-    if (dep.startsWith("/") || escapes(folder) || !(await exists(path.join(root, folder))))
+    if (dep.startsWith("/") || escapes(folder) || !(await existsInside(root, folder)))
       throw problem(`dependencies[${i}]`, `local dependency ${dep} not found in the archive`);
     localDependencies.push(folder);
   }

@@ -1,9 +1,11 @@
 import { createHash } from "node:crypto";
-import { readFile, rm, writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { mkdir, mkdtemp, open, readdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { UploadTooLarge, uploadOwner, uploadStore, type UploadStore } from "@/server/storage";
 import { StepFailure, type BuilderDriver, type BuildPlan } from "../drivers/types";
-import { unpackArchive, type ArchiveLimits } from "./archive";
+import { unpackArchive, type ArchiveLimits, type Unpacked } from "./archive";
+import { writeFileInRoot } from "./contained-path";
 import { DOCKERIGNORE, generateDockerfile } from "./dockerfile";
 import { loadGraphConfig } from "./graph-config";
 import { trackedPackageLines } from "./tracked-packages";
@@ -15,9 +17,21 @@ import { trackedPackageLines } from "./tracked-packages";
 const IMAGE_REPOSITORY = "hangar.local/builds";
 
 export interface SourceBuilderOptions extends ArchiveLimits {
-  /** Build contexts live here, one folder per plan (kept: it is what an image builder takes). */
+  /** Build contexts live here, one folder per build, removed when the build ends. */
   contextsDir: string;
   store?: UploadStore;
+}
+
+/** A build folder older than this was left by a worker that died mid-build. */
+const STALE_CONTEXT_MS = 24 * 60 * 60 * 1000;
+
+async function removeStaleContexts(contextsDir: string): Promise<void> {
+  const before = Date.now() - STALE_CONTEXT_MS;
+  for (const name of await readdir(contextsDir).catch(() => [])) {
+    const folder = path.join(contextsDir, name);
+    const info = await stat(folder).catch(() => null);
+    if (info && info.mtimeMs < before) await rm(folder, { recursive: true, force: true });
+  }
 }
 
 /** A failure whose log keeps what the build did before it (line by line). */
@@ -26,14 +40,17 @@ function failWith(lines: string[], error: unknown): never {
   throw new StepFailure(error.message, [...lines, ...error.lines]);
 }
 
-/** One hash over every file's path and bytes, in path order. */
-async function contextDigest(root: string, files: string[]): Promise<string> {
+/** One hash over every file's path and bytes and every link's target, in path order. */
+async function contextDigest(root: string, unpacked: Unpacked): Promise<string> {
   const hash = createHash("sha256");
-  for (const file of [...files].sort()) {
+  for (const file of [...unpacked.files].sort()) {
     hash.update(`${file}\0`);
-    hash.update(await readFile(path.join(root, file)));
+    const handle = await open(path.join(root, file), constants.O_RDONLY | constants.O_NOFOLLOW);
+    for await (const chunk of handle.createReadStream()) hash.update(chunk as Buffer);
     hash.update("\0");
   }
+  for (const [link, target] of Object.entries(unpacked.links).sort(([a], [b]) => (a < b ? -1 : 1)))
+    hash.update(`${link}\0->${target}\0`);
   return hash.digest("hex");
 }
 
@@ -57,11 +74,9 @@ export function sourceArchiveBuilder(
       if (!(await store().exists(objectPath)))
         throw new StepFailure(`Upload ${objectPath} not found (expired, or already built).`);
       const lines: string[] = [];
-      const context = path.join(
-        options.contextsDir,
-        createHash("sha256").update(objectPath).digest("hex").slice(0, 32),
-      );
-      await rm(context, { recursive: true, force: true });
+      await mkdir(options.contextsDir, { recursive: true, mode: 0o700 });
+      await removeStaleContexts(options.contextsDir);
+      const context = await mkdtemp(path.join(options.contextsDir, "build-"));
       try {
         const archive = await store()
           .open(objectPath)
@@ -71,9 +86,11 @@ export function sourceArchiveBuilder(
             throw error;
           });
         const unpacked = await unpackArchive(archive, context, options);
+        const links = Object.keys(unpacked.links).length;
         lines.push(
-          `Unpacked ${unpacked.files.length} files (${unpacked.bytes} bytes) from ${objectPath}`,
+          `Unpacked ${unpacked.files.length} files${links ? ` and ${links} links` : ""} (${unpacked.bytes} bytes) from ${objectPath}`,
         );
+        const digest = await contextDigest(context, unpacked);
         for (const skipped of unpacked.skipped)
           lines.push(
             `Left ${skipped} out of the build context (its values come from the deployment's secrets)`,
@@ -89,10 +106,8 @@ export function sourceArchiveBuilder(
           install: plan.install_command,
           build: plan.build_command,
         });
-        await writeFile(path.join(context, "Dockerfile.hangar"), dockerfile, { mode: 0o600 });
-        await writeFile(path.join(context, ".dockerignore"), `${DOCKERIGNORE.join("\n")}\n`, {
-          mode: 0o600,
-        });
+        await writeFileInRoot(context, "Dockerfile.hangar", dockerfile);
+        await writeFileInRoot(context, ".dockerignore", `${DOCKERIGNORE.join("\n")}\n`);
         lines.push(
           "Generated Dockerfile:",
           ...dockerfile
@@ -100,7 +115,6 @@ export function sourceArchiveBuilder(
             .split("\n")
             .map((l) => `  ${l}`),
         );
-        const digest = await contextDigest(context, unpacked.files);
         const imageRef = `${IMAGE_REPOSITORY}:${createHash("sha256").update(`${digest}\n${dockerfile}`).digest("hex")}`;
         lines.push(
           `Build context ready (sha256:${digest})`,
@@ -121,8 +135,10 @@ export function sourceArchiveBuilder(
           },
         };
       } catch (error) {
-        await rm(context, { recursive: true, force: true });
         failWith(lines, error);
+      } finally {
+        // No image builder takes the folder (dry run), so nothing of the upload stays on disk.
+        await rm(context, { recursive: true, force: true });
       }
     },
     async release(plan) {

@@ -1,13 +1,14 @@
-import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { readTextInside } from "./contained-path";
 
 // The deploy client's tracked_packages: what the uploaded project asks for each of them, read
 // from its dependency files, so the build log reports it.
 
 const normalize = (name: string) => name.toLowerCase().replace(/[-_.]+/g, "-");
 
+/** A dependency file's text; none when it is missing, too large or leads out (a link). */
 async function text(root: string, rel: string): Promise<string | null> {
-  return readFile(path.join(root, rel), "utf8").catch(() => null);
+  return readTextInside(root, rel, 1024 * 1024).catch(() => null);
 }
 
 /** Python requirement lines (`name[extra]>=1.0`) from requirements.txt and pyproject.toml. */

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { Readable } from "node:stream";
 import { ReadableStream, type ReadableStream as WebReadableStream } from "node:stream/web";
 import type { UploadState } from "@/generated/prisma/client";
+import { uuid } from "@/schemas/common";
 import type { UploadUrl } from "@/schemas/uploads";
 import { requireRole, type Actor } from "@/server/auth/actor";
 import type { Db, DbClient } from "@/server/db";
@@ -161,8 +162,6 @@ export async function acceptUpload(
 const tooLarge = (max: number) =>
   new AppError("payload_too_large", `The upload is larger than ${max} bytes.`);
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 /**
  * Claims the upload a revision builds, before its build reads it: null when the revision may
  * build it (first claim, or a retried step of the same revision), else why not, as its
@@ -174,7 +173,7 @@ export async function claimUploadForBuild(
   objectPath: string | null,
 ): Promise<string | null> {
   const [, deploymentId, uploadId] = (objectPath && UPLOAD_PATH.exec(objectPath)) || [];
-  if (!objectPath || deploymentId !== revision.deploymentId || !UUID.test(uploadId ?? ""))
+  if (!objectPath || deploymentId !== revision.deploymentId || !uuid.safeParse(uploadId).success)
     return `source_tarball_path ${objectPath ?? "(none)"} is not an upload of this deployment: request an upload URL and upload the source first.`;
   const store = uploadStore();
   // Hangar sees no PUT to a presigned S3 URL: there an issued upload is built if its object is there.

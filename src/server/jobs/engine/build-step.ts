@@ -3,6 +3,7 @@ import { registryConfig, registryImageOf } from "@/server/registry/config";
 import { manifestDigest, RegistryLookupError } from "@/server/registry/manifest";
 import { asJson } from "@/server/services/deployments/serialize";
 import { findTemplate } from "@/server/services/templates";
+import { claimUploadForBuild } from "@/server/services/uploads";
 import { StepFailure } from "../drivers";
 import type { BuildPlan } from "../drivers/types";
 import {
@@ -127,6 +128,20 @@ export async function startBuild(ctx: EngineContext, revision: EngineRevision): 
 /** BUILDING: the builder turns the plan into an image; the result lands with the status move. */
 export async function buildStep(ctx: EngineContext, revision: EngineRevision): Promise<void> {
   const plan = buildPlanOf(revision);
+  if (revision.source === "internal_source") {
+    // An upload is built once, by one revision: another revision naming it fails here.
+    const refused = await claimUploadForBuild(ctx.db, revision, plan.source_tarball_path);
+    if (refused) {
+      await advance(ctx, revision.id, {
+        from: ["BUILDING"],
+        to: "BUILD_FAILED",
+        message: refused,
+        stream: "build",
+        lines: [refused],
+      });
+      return;
+    }
+  }
   try {
     const built = await ctx.drivers.builder.build(plan);
     await advance(ctx, revision.id, {

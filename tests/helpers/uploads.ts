@@ -1,7 +1,9 @@
 import { Agent, fetch as fetchWith } from "undici";
 import { expect } from "vitest";
 import { uploadStore } from "../../src/server/storage";
+import { waitForRevision } from "./engine";
 import { api } from "./http";
+import { tarGz, type TarEntry } from "./tarball";
 
 // The deploy client's upload calls over HTTP: create a deployment awaiting an upload, get an
 // upload URL, PUT to it, PATCH the object path in; and the stored archive read back.
@@ -78,4 +80,14 @@ export async function storedArchive(objectPath: string): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of await uploadStore().open(objectPath)) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
+}
+
+/** The whole remote build for one archive: the revision once it has finished. */
+export async function deployArchive(key: string, name: string, entries: TarEntry[]) {
+  const deploymentId = await createForUpload(key, name);
+  const { upload_url, object_path } = await issueUploadUrl(key, deploymentId);
+  expect((await putUpload(upload_url, tarGz(entries))).status).toBe(200);
+  const patched = await buildUpload(key, deploymentId, object_path);
+  expect(patched.status, patched.text).toBe(200);
+  return waitForRevision(patched.body.latest_revision_id, undefined, { timeoutMs: 30_000 });
 }

@@ -10,7 +10,7 @@ import { TEXT_LIMITS } from "./limits";
 const SCHEMES = new Set(["https:", "http:"]);
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 // Parsers drop or trim these ("java\tscript:", " https:"), so the text would not be the URL read.
-const WHITESPACE_OR_CONTROL = /[\s\u0000-\u001f\u007f-\u009f]/;
+const WHITESPACE_OR_CONTROL = /[\s\p{Cc}]/u;
 
 /** The URL when `value` is an absolute http(s) URL without credentials, else null. */
 export function parseWebUrl(value: unknown): URL | null {

@@ -30,7 +30,8 @@ async function protectedResource(mcpServerUrl: string): Promise<string> {
   if (!Array.isArray(servers)) throw new AppError("bad_gateway", `${field} is not a list.`);
   if (servers.length === 0)
     throw badRequest("Protected-resource metadata (RFC 9728): it names no authorization server.");
-  return servers.map((server) => requireSecureUrl(server, field))[0]!;
+  for (const server of servers) requireSecureUrl(server, field);
+  return servers[0] as string;
 }
 
 async function authorizationServer(issuer: string): Promise<oauth.AuthorizationServer> {

@@ -44,7 +44,7 @@ export async function discoverAuthorizationServer(
       // Not published at this well-known path (or not reachable): try the other, then go without.
     }
   }
-  // Metadata with a URL breaking the rule is refused (502), not cached, not used without.
+  // Metadata with a URL breaking the rule is a 502 (not cached), never quietly left out.
   if (found) checkMetadataUrls(found, "Authorization server metadata (RFC 8414)");
   metadataCache.set(issuer, { at: Date.now(), as: found });
   return found;

@@ -4,6 +4,7 @@ import type { Actor } from "@/server/auth/actor";
 import { encrypt, sha256Hex } from "@/server/crypto";
 import type { DbClient } from "@/server/db";
 import { env } from "@/env";
+import { providerAuthUrl } from "./oauth-client";
 
 // Starting an authorization-code flow: a random single-use state (stored hashed), PKCE S256 when
 // the provider uses PKCE (the verifier encrypted), and the provider's authorization URL.
@@ -35,7 +36,7 @@ export async function startFlow(
 ): Promise<{ authId: string; url: string }> {
   const state = oauth.generateRandomState();
   const redirectUri = callbackUrl(origin, provider.providerId);
-  const url = new URL(provider.authUrl);
+  const url = providerAuthUrl(provider);
   url.searchParams.set("response_type", "code");
   url.searchParams.set("client_id", provider.clientId);
   url.searchParams.set("redirect_uri", redirectUri);

@@ -10,6 +10,7 @@ import { getDb, type Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { Endpoint, HttpMethod } from "./endpoint";
 import { errorResponse, jsonResponse } from "./responses";
+import { publicOrigin } from "@/server/public-origin";
 import { isCrossSite } from "@/server/same-origin";
 import { parseJson, parseOrThrow } from "@/server/validation";
 
@@ -33,7 +34,7 @@ export interface HandlerArgs<E extends Endpoint> {
   body: Out<Part<E, "body">>;
   headers: Headers;
   requestId: string;
-  /** The origin the caller reached us at (OAuth redirect URIs when HANGAR_PUBLIC_URL is unset). */
+  /** Where clients reach Hangar, for URLs handed out (upload URLs, OAuth redirect URIs). */
   origin: string;
   /** The request itself, for the few operations that stream a body that is not JSON. */
   request: NextRequest;
@@ -98,7 +99,7 @@ export function route<E extends Endpoint>(
         body: body as HandlerArgs<E>["body"],
         headers: req.headers,
         requestId,
-        origin: req.nextUrl.origin,
+        origin: publicOrigin(req),
         signal: req.signal,
         request: req,
       });

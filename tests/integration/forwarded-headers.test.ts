@@ -21,11 +21,13 @@ const PASSWORD = "a-forwarded-password-1";
 let tenant: Tenant;
 let email: string;
 let trusted: RunningServer;
+let configured: RunningServer;
 
 beforeAll(async () => {
-  [tenant, trusted] = await Promise.all([
+  [tenant, trusted, configured] = await Promise.all([
     createTenant(),
     startServer({ ...inject("testEnv"), HANGAR_TRUSTED_PROXY_HOPS: "1" }),
+    startServer({ ...inject("testEnv"), HANGAR_PUBLIC_URL: "https://hangar.example/" }),
   ]);
   const provider = await api("/v2/auth/providers", {
     key: tenant.keys.admin,
@@ -45,7 +47,7 @@ beforeAll(async () => {
     data: { passwordHash: await hashPassword(PASSWORD) },
   }));
 }, 120_000);
-afterAll(() => trusted?.stop());
+afterAll(() => Promise.all([trusted?.stop(), configured?.stop()]));
 
 /** Signs in through `baseUrl` as a browser behind those headers would (the cookie's name says https). */
 async function sessionCookie(baseUrl: string, headers: Record<string, string>) {
@@ -143,5 +145,10 @@ describe("forwarded headers", () => {
     ).toEqual(everywhere("http://hangar.example"));
     // No forwarded headers: the request's own scheme and host.
     expect(await origins(trusted.url, {})).toEqual(everywhere(trusted.url));
+  });
+
+  it("give way to HANGAR_PUBLIC_URL, which next-auth's sessions follow too", async () => {
+    // Signed in at https://hangar.example, the session reads back over the same plain socket.
+    expect(await origins(configured.url, FORGED)).toEqual(everywhere("https://hangar.example"));
   });
 });

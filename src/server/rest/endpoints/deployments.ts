@@ -19,11 +19,12 @@ export const deploymentEndpoints = {
     operationId: "streamDeploymentChanges",
     summary: "Follow deployment changes live (server-sent events)",
     description:
-      "Sends an event `ready` once listening, then an event `change` (data: `{\"deployment_id\"}`) whenever a deployment of the workspace, or one of its revisions' status, changes: created, patched, deleted, a revision started, moved or finished. `deployment_id` limits it to one deployment (404 when it is not the workspace's). A `ready` after a reconnection means changes may have been missed: read again.",
+      "Sends an event `ready` once listening, then an event `change` (data: `{\"deployment_id\"}`) whenever a deployment of the workspace, or one of its revisions' status, changes: created, patched, deleted, a revision started, moved or finished. `deployment_id` limits it to one deployment (404 when it is not the workspace's). A `ready` after a reconnection means changes may have been missed: read again. Ends with an event `unauthorized` (data: the error body a new request would get) when the credential ends: a revoked key, a signed-out session, a removed member.",
     tag: "Deployments",
     query: deploymentEventsQuery,
     response: deploymentChange,
     responseType: "text/event-stream",
+    longLived: true,
     status: 200,
     errors: [403, 404],
   }),

@@ -3,7 +3,6 @@ import type { OAuthProvider as ProviderRow } from "@/generated/prisma/client";
 import type { Actor } from "@/server/auth/actor";
 import { encrypt, sha256Hex } from "@/server/crypto";
 import type { DbClient } from "@/server/db";
-import { env } from "@/env";
 import { providerAuthUrl } from "./oauth-client";
 
 // Starting an authorization-code flow: a random single-use state (stored hashed), PKCE S256 when
@@ -21,10 +20,9 @@ export interface FlowRequest {
   replacesTokenId?: string | null;
 }
 
-/** Where the provider sends the browser back: HANGAR_PUBLIC_URL, else the request's origin. */
+/** Where the provider sends the browser back (`origin`: publicOrigin, HANGAR_PUBLIC_URL first). */
 export function callbackUrl(origin: string, providerId: string): string {
-  const base = env.HANGAR_PUBLIC_URL ?? origin;
-  return new URL(`/v2/auth/callback/${encodeURIComponent(providerId)}`, base).toString();
+  return new URL(`/v2/auth/callback/${encodeURIComponent(providerId)}`, origin).toString();
 }
 
 export async function startFlow(

@@ -6,6 +6,7 @@ import { findTemplate } from "@/server/services/templates";
 import { claimUploadForBuild } from "@/server/services/uploads";
 import { StepFailure } from "../drivers";
 import type { BuildPlan } from "../drivers/types";
+import { liveLog } from "./live-log";
 import {
   advance,
   newerRevision,
@@ -142,16 +143,24 @@ export async function buildStep(ctx: EngineContext, revision: EngineRevision): P
       return;
     }
   }
+  const output = liveLog(ctx.db, revision.id, "build");
+  const io = { log: output.log, signal: new AbortController().signal, target: null };
   try {
-    const built = await ctx.drivers.builder.build(plan);
+    const built = await ctx.drivers.builder.build(plan, io);
+    await output.flush();
     await advance(ctx, revision.id, {
       from: ["BUILDING"],
       to: "AWAITING_DEPLOY",
-      data: { imageRef: built.imageRef, buildPlan: asJson({ ...plan, ...built.record }) },
+      data: {
+        imageRef: built.imageRef,
+        imageDigest: built.imageDigest,
+        buildPlan: asJson({ ...plan, ...built.record }),
+      },
       stream: "build",
       lines: [...built.lines, "Build finished"],
     });
   } catch (error) {
+    await output.flush();
     if (!(error instanceof StepFailure)) throw error;
     await advance(ctx, revision.id, {
       from: ["BUILDING"],

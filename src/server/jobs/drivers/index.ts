@@ -1,5 +1,7 @@
 import path from "node:path";
 import { env, type Env } from "@/env";
+import { parseImageReference } from "@/lib/image-reference";
+import type { ImageBuilder } from "../builder/types";
 import { projectBuilder } from "../builder/project-builder";
 import { uploadContext } from "../builder/upload-context";
 import { recordingBuilder, recordingDeployer } from "./recording";
@@ -17,6 +19,8 @@ type DriverConfig = Pick<Env, "HANGAR_KUBECONFIG"> &
       | "HANGAR_DATA_DIR"
       | "HANGAR_BUILD_MAX_BYTES"
       | "HANGAR_BUILD_MAX_FILES"
+      | "HANGAR_BUILDER"
+      | "HANGAR_BUILD_BASE_IMAGE"
     >
   >;
 
@@ -27,9 +31,25 @@ async function kubernetes(path: string, timeoutSeconds?: number): Promise<Deploy
   return kubernetesDeployer(loadKubeconfig(path), { ...DEFAULT_ROLLOUT, timeoutMs });
 }
 
+/** The image builder HANGAR_BUILDER names (null: builds are a dry run). */
+async function imageBuilder(config: DriverConfig): Promise<ImageBuilder | null> {
+  const dataDir = path.resolve(config.HANGAR_DATA_DIR ?? env.HANGAR_DATA_DIR);
+  switch (config.HANGAR_BUILDER) {
+    case "buildah": {
+      const { buildahBuilder } = await import("../builder/images/buildah");
+      return buildahBuilder({ root: path.join(dataDir, "buildah") });
+    }
+    case "kubernetes":
+      throw new Error("HANGAR_BUILDER=kubernetes is not available yet: use buildah.");
+    default:
+      return null;
+  }
+}
+
 /**
- * The drivers configuration selects: a kubeconfig makes deploys real; else they are a dry run
- * (recorded, nothing started). Tests pass their own drivers to the worker instead.
+ * The drivers configuration selects: a kubeconfig makes deploys real, a builder (HANGAR_BUILDER)
+ * builds; else each is a dry run (recorded, nothing built or started). Tests pass their own
+ * drivers to the worker instead.
  */
 export async function driversFromEnv(config: DriverConfig = env): Promise<Drivers> {
   return {
@@ -42,7 +62,10 @@ export async function driversFromEnv(config: DriverConfig = env): Promise<Driver
           maxFiles: config.HANGAR_BUILD_MAX_FILES ?? env.HANGAR_BUILD_MAX_FILES,
         }),
       },
-      images: null,
+      images: await imageBuilder(config),
+      baseImage: config.HANGAR_BUILD_BASE_IMAGE
+        ? parseImageReference(config.HANGAR_BUILD_BASE_IMAGE)
+        : null,
     }),
     deployer: config.HANGAR_KUBECONFIG
       ? await kubernetes(config.HANGAR_KUBECONFIG, config.HANGAR_ROLLOUT_TIMEOUT_SECONDS)

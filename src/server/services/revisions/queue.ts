@@ -40,13 +40,13 @@ export interface BossOptions {
   poolSize?: number;
 }
 
-/** Room after a build's time limit to stop it, record its end and reach the deploy step. */
-const BUILD_EXPIRY_MARGIN_SECONDS = 300;
-
-/** A job running longer is presumed dead: a build may run for its whole time limit first. */
+/**
+ * A job running longer is presumed dead. A build may take its whole time limit, then what any
+ * step may (stopping it, recording its end, the deploy step's bookkeeping).
+ */
 const expiryOf = (name: string) =>
   name === QUEUES.build
-    ? env.HANGAR_BUILD_TIMEOUT_SECONDS + BUILD_EXPIRY_MARGIN_SECONDS
+    ? env.HANGAR_BUILD_TIMEOUT_SECONDS + env.HANGAR_JOB_EXPIRE_SECONDS
     : env.HANGAR_JOB_EXPIRE_SECONDS;
 
 export async function startBoss(url: string, options: BossOptions): Promise<PgBoss> {

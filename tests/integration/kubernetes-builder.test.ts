@@ -16,17 +16,20 @@ import {
   it,
   vi,
 } from "vitest";
-import { StepFailure } from "../../src/server/jobs/drivers";
+import { Readable } from "node:stream";
+import { driversFromEnv, StepFailure } from "../../src/server/jobs/drivers";
 import { loadKubeconfig } from "../../src/server/jobs/drivers/kubernetes";
 import {
   kubernetesImageBuilder,
   NO_PUBLIC_URL,
 } from "../../src/server/jobs/builder/images/kubernetes";
+import { uploadPathOf, uploadStore } from "../../src/server/storage";
 import { buildContextUrl } from "../../src/server/storage/build-context-url";
 import { startFakeKubeApi, type FakeKubeApi } from "../../testing/fake-kube-api";
 import { testIo } from "../helpers/build-io";
 import { testDb } from "../helpers/fixtures";
 import { DIGEST, METADATA, NAMESPACE, TARGET } from "../helpers/kube-build";
+import { sampleProject, tarGz } from "../helpers/tarball";
 
 // The Kubernetes image builder end to end, beside the built server: the prepared folder is
 // packed into the upload store, the build Job's pod fetches it once from Hangar's signed URL
@@ -227,5 +230,47 @@ describe("the Kubernetes builder's context", () => {
     expect((refused as Error).message).toBe(NO_PUBLIC_URL);
     expect(kube.requests.length).toBe(before);
     expect(await contextRows()).toBe(0);
+  });
+});
+
+describe("HANGAR_BUILDER=kubernetes", () => {
+  it("builds an uploaded project in the configured namespace, with the configured images", async () => {
+    const deploymentId = randomUUID();
+    const objectPath = uploadPathOf(deploymentId, randomUUID());
+    await uploadStore().put(objectPath, Readable.from(tarGz(sampleProject())), 1024 * 1024);
+    const drivers = await driversFromEnv({
+      HANGAR_KUBECONFIG: kube.kubeconfig(),
+      HANGAR_BUILDER: "kubernetes",
+      HANGAR_BUILD_NAMESPACE: "tenant-builds",
+      HANGAR_BUILD_IMAGE: "registry.internal/buildkit:rootless",
+      HANGAR_BUILD_FETCH_IMAGE: "registry.internal/busybox:stable",
+      HANGAR_PUBLIC_URL: baseUrl,
+    });
+    kube.setBuildJob({ end: { status: "succeeded", terminationMessage: METADATA } });
+    const built = await drivers.builder.build(
+      {
+        source: "internal_source",
+        deployment_id: deploymentId,
+        repo_url: null,
+        repo_commit_sha: null,
+        source_tarball_path: objectPath,
+        graph_config_path: null,
+        install_command: null,
+        build_command: null,
+      },
+      testIo(TARGET).io,
+    );
+    expect(built).toMatchObject({
+      imageRef: `${TARGET.registry}/${TARGET.repository}@${DIGEST}`,
+      imageDigest: DIGEST,
+    });
+    const job = kube.requests.findLast((r) => r.method === "POST" && r.path.endsWith("/jobs"))!;
+    expect(job.path).toBe("/apis/batch/v1/namespaces/tenant-builds/jobs");
+    const pod = (job.body as V1Job).spec!.template.spec!;
+    expect(pod.containers[0]!.image).toBe("registry.internal/buildkit:rootless");
+    expect(pod.initContainers![0]!.image).toBe("registry.internal/busybox:stable");
+    expect((job.body as V1Job).spec!.activeDeadlineSeconds).toBe(1800);
+    expect(pod.containers[0]!.args).toContain("filename=Dockerfile.hangar");
+    await uploadStore().remove(objectPath);
   });
 });

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse } from "yaml";
 import { jobSimulator, type BuildJobEnd, type BuildJobScript } from "./fake-kube-jobs";
+import { collectOwnedBy, mergePatch } from "./fake-kube-objects";
 import { rolloutSimulator, type RolloutBehaviour, type RolloutOptions } from "./fake-kube-rollout";
 
 export { CRASH_LOG, UNSCHEDULABLE_MESSAGE, type RolloutBehaviour } from "./fake-kube-rollout";
@@ -77,6 +78,8 @@ export interface FakeKubeApi {
   jobLogFollowed(name: string): boolean;
   /** Every later request to `path` answers `status` with a Status carrying `message`, or `raw`. */
   failOn(path: string, status: number, message: string, raw?: string): void;
+  /** Requests to `path` are served again (undoes failOn). */
+  recover(path: string): void;
   /** A kubeconfig file for this server (its current context), with `token` as the user's. */
   kubeconfig(token?: string): string;
   stop(): Promise<void>;
@@ -109,18 +112,6 @@ function splitPath(pathname: string): { groupVersion: string; rest: string[] } |
   return null;
 }
 
-/** A JSON merge patch (RFC 7386): objects merge, null removes, anything else replaces. */
-function mergePatch(target: unknown, patch: unknown): unknown {
-  if (!patch || typeof patch !== "object" || Array.isArray(patch)) return patch;
-  const merged: Record<string, unknown> =
-    target && typeof target === "object" && !Array.isArray(target) ? { ...target } : {};
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === null) delete merged[key];
-    else merged[key] = mergePatch(merged[key], value);
-  }
-  return merged;
-}
-
 /** The resource and object an object path names, if it is one (namespaced or cluster-scoped). */
 function objectOf(rest: string[], resources: ApiResource[]) {
   const namespaced = rest.length === 4 && rest[0] === "namespaces";
@@ -144,17 +135,6 @@ export async function startFakeKubeApi(): Promise<FakeKubeApi> {
   let resourceVersion = 0;
   const rollout = rolloutSimulator(objects);
   const jobs = jobSimulator();
-
-  /** The garbage collector: objects owned by `uid` go, and what they own. */
-  function collectOwnedBy(uid: string) {
-    for (const [path, object] of [...objects]) {
-      const owners = ((object.metadata as { ownerReferences?: { uid: string }[] })
-        .ownerReferences ?? []) as { uid: string }[];
-      if (!owners.some((o) => o.uid === uid)) continue;
-      objects.delete(path);
-      collectOwnedBy((object.metadata as { uid?: string }).uid ?? "");
-    }
-  }
 
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://fake");
@@ -301,7 +281,7 @@ export async function startFakeKubeApi(): Promise<FakeKubeApi> {
       // A Job's dependents are orphaned unless the caller asks otherwise (batch/v1's default).
       const policy = url.searchParams.get("propagationPolicy");
       const cascade = policy ? policy !== "Orphan" : resource.kind !== "Job";
-      if (cascade) collectOwnedBy((deleted.metadata as { uid?: string }).uid ?? "");
+      if (cascade) collectOwnedBy(objects, (deleted.metadata as { uid?: string }).uid ?? "");
       jobs.deleted(url.pathname, cascade);
       return send(res, 200, {
         kind: "Status",
@@ -330,6 +310,7 @@ export async function startFakeKubeApi(): Promise<FakeKubeApi> {
     cutJobLogs: (name) => jobs.cut(name),
     jobLogFollowed: (name) => jobs.followed(name),
     failOn: (p, code, message, raw) => void failures.set(p, { status: code, message, raw }),
+    recover: (p) => void failures.delete(p),
     kubeconfig(userToken = token) {
       const file = path.join(dir, `config-${randomBytes(4).toString("hex")}`);
       const config = {

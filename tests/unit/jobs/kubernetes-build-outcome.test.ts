@@ -2,7 +2,15 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { StepFailure } from "../../../src/server/jobs/drivers";
 import { startFakeKubeApi, type FakeKubeApi } from "../../../testing/fake-kube-api";
 import { testIo } from "../../helpers/build-io";
-import { deleted, DIGEST, JOB_NAME, METADATA, runJob, TARGET } from "../../helpers/kube-build";
+import {
+  deleted,
+  DIGEST,
+  JOB_NAME,
+  JOBS_PATH,
+  METADATA,
+  runJob,
+  TARGET,
+} from "../../helpers/kube-build";
 
 // A Kubernetes build as it runs: the builder's log followed into the build log line by line,
 // and its end read from the Job's status (success with the pushed digest, a failing step, a
@@ -181,5 +189,41 @@ describe("a running Kubernetes build", () => {
     ]);
     expect(kube.jobLogFollowed(JOB_NAME)).toBe(false);
     expect([...kube.objects.keys()]).toEqual([]);
+  });
+
+  it("outlasts a few failed reads of its Job, not a streak of them", async () => {
+    kube.setBuildJob({ log: STEPS });
+    const { io, logged } = testIo(TARGET);
+    const build = runJob(kube, io);
+    await until(() => expect(logged).toContain(STEPS[4]));
+    const jobPath = `${JOBS_PATH}/${JOB_NAME}`;
+    const reads = () => kube.requests.filter((r) => r.method === "GET" && r.path === jobPath);
+    kube.failOn(jobPath, 503, "etcdserver: leader changed");
+    const before = reads().length;
+    await until(() => expect(reads().length).toBeGreaterThanOrEqual(before + 3));
+    kube.recover(jobPath);
+    kube.finishJob(JOB_NAME, { status: "succeeded", terminationMessage: METADATA });
+    expect(await build).toEqual({ digest: DIGEST });
+
+    const next = testIo(TARGET);
+    const failing = runJob(kube, next.io);
+    await until(() => expect(next.logged).toContain(STEPS[4]));
+    kube.failOn(jobPath, 503, "etcdserver: leader changed");
+    const failure = await failureOf(failing);
+    expect(failure.message).toBe(
+      "Could not read the build Job's progress: etcdserver: leader changed",
+    );
+  });
+
+  it("fails when someone else deletes its Job", async () => {
+    kube.setBuildJob({ log: STEPS });
+    const { io, logged } = testIo(TARGET);
+    const build = runJob(kube, io);
+    await until(() => expect(logged).toContain(STEPS[4]));
+    kube.objects.delete(`${JOBS_PATH}/${JOB_NAME}`);
+    const failure = await failureOf(build);
+    expect(failure.message).toBe(
+      `The build Job hangar-builds/${JOB_NAME} was deleted by someone else.`,
+    );
   });
 });

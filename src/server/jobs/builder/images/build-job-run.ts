@@ -38,6 +38,8 @@ export interface JobRunOptions {
 
 /** Past the Job's own deadline, how long the worker waits for the cluster to say so. */
 const DEADLINE_GRACE_MS = 60_000;
+/** Reads of the Job's progress that may fail in a row before the build does. */
+const MAX_UNREAD = 5;
 const CANNOT_START = new Set([
   "ErrImagePull",
   "ImagePullBackOff",
@@ -152,6 +154,7 @@ export async function runBuildJob(
     try {
       let outcome: Outcome | null = null;
       let pod: V1Pod | undefined;
+      let unread = 0;
       for (;;) {
         io.signal.throwIfAborted();
         try {
@@ -159,8 +162,17 @@ export async function runBuildJob(
           pod = (
             await core.listNamespacedPod({ namespace, labelSelector: `${BUILD_LABEL}=${spec.id}` })
           ).items[0];
+          unread = 0;
         } catch (error) {
-          throw new StepFailure(`Could not read the build Job's progress: ${reasonOf(error)}`);
+          if (statusOf(error) === 404)
+            throw new StepFailure(
+              `The build Job ${namespace}/${name} was deleted by someone else.`,
+            );
+          // One failed read (the API server restarting) does not end a long build; a streak does.
+          if (++unread >= MAX_UNREAD)
+            throw new StepFailure(`Could not read the build Job's progress: ${reasonOf(error)}`);
+          await sleep(options.pollMs, undefined, { signal: io.signal }).catch(() => undefined);
+          continue;
         }
         const problem = pod && !outcome ? cannotStart(pod) : null;
         if (problem) throw new StepFailure(`The build pod cannot start: ${problem}`);

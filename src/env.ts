@@ -48,6 +48,13 @@ const schema = z.object({
     .positive()
     .default(1024 * 1024 * 1024),
   HANGAR_BUILD_MAX_FILES: z.coerce.number().int().positive().default(20_000),
+  /** A code-host build's repository archive: most bytes downloaded (as uploads) and time. */
+  HANGAR_CODEHOST_ARCHIVE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(200 * 1024 * 1024),
+  HANGAR_CODEHOST_ARCHIVE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(600),
   /** The URL a deployed revision is served at; {name} is the deployment's name. */
   HANGAR_DEPLOYMENT_URL_TEMPLATE: z.string().default("http://{name}.localhost"),
   /** How long one revision's Kubernetes rollout may take before it ends DEPLOY_FAILED. */

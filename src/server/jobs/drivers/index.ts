@@ -1,5 +1,6 @@
 import path from "node:path";
 import { env, type Env } from "@/env";
+import { codehostContext } from "../builder/codehost-context";
 import { projectBuilder } from "../builder/project-builder";
 import { uploadContext } from "../builder/upload-context";
 import { recordingBuilder, recordingDeployer } from "./recording";
@@ -17,6 +18,8 @@ type DriverConfig = Pick<Env, "HANGAR_KUBECONFIG"> &
       | "HANGAR_DATA_DIR"
       | "HANGAR_BUILD_MAX_BYTES"
       | "HANGAR_BUILD_MAX_FILES"
+      | "HANGAR_CODEHOST_ARCHIVE_MAX_BYTES"
+      | "HANGAR_CODEHOST_ARCHIVE_TIMEOUT_SECONDS"
     >
   >;
 
@@ -32,14 +35,25 @@ async function kubernetes(path: string, timeoutSeconds?: number): Promise<Deploy
  * (recorded, nothing started). Tests pass their own drivers to the worker instead.
  */
 export async function driversFromEnv(config: DriverConfig = env): Promise<Drivers> {
+  const archiveLimits = {
+    maxBytes: config.HANGAR_BUILD_MAX_BYTES ?? env.HANGAR_BUILD_MAX_BYTES,
+    maxFiles: config.HANGAR_BUILD_MAX_FILES ?? env.HANGAR_BUILD_MAX_FILES,
+  };
   return {
     source: codehostSource(),
     builder: projectBuilder(recordingBuilder(), {
       contextsDir: path.resolve(config.HANGAR_DATA_DIR ?? env.HANGAR_DATA_DIR, "builds"),
       sources: {
-        internal_source: uploadContext({
-          maxBytes: config.HANGAR_BUILD_MAX_BYTES ?? env.HANGAR_BUILD_MAX_BYTES,
-          maxFiles: config.HANGAR_BUILD_MAX_FILES ?? env.HANGAR_BUILD_MAX_FILES,
+        internal_source: uploadContext(archiveLimits),
+        codehost: codehostContext({
+          limits: archiveLimits,
+          download: {
+            maxBytes:
+              config.HANGAR_CODEHOST_ARCHIVE_MAX_BYTES ?? env.HANGAR_CODEHOST_ARCHIVE_MAX_BYTES,
+            timeoutMs:
+              (config.HANGAR_CODEHOST_ARCHIVE_TIMEOUT_SECONDS ??
+                env.HANGAR_CODEHOST_ARCHIVE_TIMEOUT_SECONDS) * 1000,
+          },
         }),
       },
       images: null,

@@ -58,6 +58,13 @@ const schema = z.object({
     .positive()
     .default(1024 * 1024 * 1024),
   HANGAR_BUILD_MAX_FILES: z.coerce.number().int().positive().default(20_000),
+  /** A code-host build's repository archive: most bytes downloaded (as uploads) and time. */
+  HANGAR_CODEHOST_ARCHIVE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(200 * 1024 * 1024),
+  HANGAR_CODEHOST_ARCHIVE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(600),
   /** What turns sources into images (README "Builds"); unset: builds are a dry run. */
   HANGAR_BUILDER: z.enum(["buildah", "kubernetes"]).optional(),
   /** The URL a deployed revision is served at; {name} is the deployment's name. */

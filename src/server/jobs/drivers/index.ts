@@ -1,6 +1,7 @@
 import path from "node:path";
 import { env, type Env } from "@/env";
 import { getDb } from "@/server/db";
+import { codehostContext } from "../builder/codehost-context";
 import { projectBuilder } from "../builder/project-builder";
 import type { ImageBuilder } from "../builder/types";
 import { uploadContext } from "../builder/upload-context";
@@ -19,6 +20,8 @@ type DriverConfig = Pick<Env, "HANGAR_KUBECONFIG"> &
       | "HANGAR_DATA_DIR"
       | "HANGAR_BUILD_MAX_BYTES"
       | "HANGAR_BUILD_MAX_FILES"
+      | "HANGAR_CODEHOST_ARCHIVE_MAX_BYTES"
+      | "HANGAR_CODEHOST_ARCHIVE_TIMEOUT_SECONDS"
       | "HANGAR_BUILDER"
       | "HANGAR_BUILD_NAMESPACE"
       | "HANGAR_BUILD_IMAGE"
@@ -58,14 +61,25 @@ async function images(config: DriverConfig): Promise<ImageBuilder | null> {
  * (recorded, nothing started). Tests pass their own drivers to the worker instead.
  */
 export async function driversFromEnv(config: DriverConfig = env): Promise<Drivers> {
+  const archiveLimits = {
+    maxBytes: config.HANGAR_BUILD_MAX_BYTES ?? env.HANGAR_BUILD_MAX_BYTES,
+    maxFiles: config.HANGAR_BUILD_MAX_FILES ?? env.HANGAR_BUILD_MAX_FILES,
+  };
   return {
     source: codehostSource(),
     builder: projectBuilder(recordingBuilder(), {
       contextsDir: path.resolve(config.HANGAR_DATA_DIR ?? env.HANGAR_DATA_DIR, "builds"),
       sources: {
-        internal_source: uploadContext({
-          maxBytes: config.HANGAR_BUILD_MAX_BYTES ?? env.HANGAR_BUILD_MAX_BYTES,
-          maxFiles: config.HANGAR_BUILD_MAX_FILES ?? env.HANGAR_BUILD_MAX_FILES,
+        internal_source: uploadContext(archiveLimits),
+        codehost: codehostContext({
+          limits: archiveLimits,
+          download: {
+            maxBytes:
+              config.HANGAR_CODEHOST_ARCHIVE_MAX_BYTES ?? env.HANGAR_CODEHOST_ARCHIVE_MAX_BYTES,
+            timeoutMs:
+              (config.HANGAR_CODEHOST_ARCHIVE_TIMEOUT_SECONDS ??
+                env.HANGAR_CODEHOST_ARCHIVE_TIMEOUT_SECONDS) * 1000,
+          },
         }),
       },
       images: await images(config),

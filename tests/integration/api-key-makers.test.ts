@@ -4,12 +4,12 @@ import { createApiKey } from "../../src/server/services/api-keys";
 import { newOperator, operatorActor } from "../../src/server/services/operator";
 import { createTenant, testDb, type Tenant } from "../helpers/fixtures";
 import { api } from "../helpers/http";
-import { signInAs } from "../helpers/sign-in";
-import { trpcMutation, trpcQuery } from "../helpers/trpc-http";
+import { asUser } from "../helpers/signed-in-caller";
 
 // Issue 28, findings 1 and 2: a personal API key acts with at most its maker's current roles and
-// stops when they leave its workspace; a service key belongs to the workspace. Servers cache
-// keys for up to 5 s (a change is announced at once), so refusals are awaited, never timed.
+// stops when they leave its workspace; a service key belongs to the workspace. The keys are used
+// over HTTP against the server, whose key cache keeps a key up to 5 s (a change is announced at
+// once), so refusals are awaited, never timed.
 
 const writeTag = (key: string) =>
   api("/v2/tag-keys", { key, method: "POST", body: { key: `t-${randomUUID().slice(0, 8)}` } });
@@ -21,51 +21,54 @@ async function eventually(check: () => Promise<boolean>) {
   await vi.waitUntil(check, { timeout: 30_000, interval: 100 });
 }
 
-/** The tenant's admin signed in, and its editor made a second workspace admin (the maker). */
-async function withMaker(): Promise<{ t: Tenant; admin: string; maker: string }> {
+/** A fresh tenant whose editor is made a second workspace admin: the keys' maker. */
+async function withMaker(): Promise<Tenant> {
   const t = await createTenant();
-  const admin = await signInAs(t.userIds.admin);
-  const promoted = await trpcMutation("members.changeRole", admin, {
+  await (
+    await asUser(t.userIds.admin)
+  ).members.changeRole({
     userId: t.userIds.editor,
     role: "admin",
   });
-  expect(promoted.status, JSON.stringify(promoted.error)).toBe(200);
-  return { t, admin, maker: await signInAs(t.userIds.editor) };
+  return t;
 }
 
 describe("personal API keys follow their maker", () => {
   it("demoting the maker narrows their keys, says how many, and the key is refused within the cache bound", async () => {
-    const { t, admin, maker } = await withMaker();
-    const created = await trpcMutation("apiKeys.create", maker, { name: "mine", role: "admin" });
-    expect(created.data).toMatchObject({
+    const t = await withMaker();
+    const created = await (
+      await asUser(t.userIds.editor)
+    ).apiKeys.create({
+      name: "mine",
+      role: "admin",
+    });
+    expect(created).toMatchObject({
       kind: "personal",
       role: "admin",
       created_by: { id: t.userIds.editor },
     });
-    const key: string = created.data.key;
-    expect((await writeTag(key)).status).toBe(201);
+    expect((await writeTag(created.key)).status).toBe(201);
 
-    const demoted = await trpcMutation("members.changeRole", admin, {
-      userId: t.userIds.editor,
-      role: "viewer",
-    });
+    const admin = await asUser(t.userIds.admin);
+    const demoted = await admin.members.changeRole({ userId: t.userIds.editor, role: "viewer" });
     // The new admin key and the editor key the fixture made in their name.
-    expect(demoted.data).toMatchObject({ role: "viewer", api_keys_narrowed: 2 });
-    await eventually(async () => (await writeTag(key)).status === 403);
-    const refused = await writeTag(key);
+    expect(demoted).toMatchObject({ role: "viewer", api_keys_narrowed: 2 });
+    await eventually(async () => (await writeTag(created.key)).status === 403);
+    const refused = await writeTag(created.key);
     expect(refused.body).toEqual({
       detail: "This action needs the editor role; you have viewer.",
       code: "forbidden",
     });
-    expect((await api("/v2/tag-keys", { key })).status).toBe(200);
+    expect((await api("/v2/tag-keys", { key: created.key })).status).toBe(200);
 
-    const list = await trpcQuery("apiKeys.list", admin);
-    const theirs = list.data.filter((k: any) => k.created_by?.id === t.userIds.editor);
-    expect(theirs.map((k: any) => k.role)).toEqual(["viewer", "viewer"]);
+    const theirs = (await admin.apiKeys.list()).filter(
+      (k) => k.created_by?.id === t.userIds.editor,
+    );
+    expect(theirs.map((k) => k.role)).toEqual(["viewer", "viewer"]);
     const narrowed = await testDb().auditEvent.findMany({
       where: { workspaceId: t.workspaceId, action: "api_key.narrow" },
     });
-    expect(narrowed.map((e) => e.targetId).sort()).toEqual(theirs.map((k: any) => k.id).sort());
+    expect(narrowed.map((e) => e.targetId).sort()).toEqual(theirs.map((k) => k.id).sort());
     expect(narrowed[0]?.data).toMatchObject({ role: { from: expect.any(String), to: "viewer" } });
   });
 
@@ -97,30 +100,31 @@ describe("personal API keys follow their maker", () => {
   });
 
   it("removing the maker revokes their keys there and tells the admin; service keys stay", async () => {
-    const { t, admin, maker } = await withMaker();
-    const personal = await trpcMutation("apiKeys.create", maker, { name: "ci", role: "editor" });
-    const service = await trpcMutation("apiKeys.create", maker, {
+    const t = await withMaker();
+    const maker = await asUser(t.userIds.editor);
+    const personal = await maker.apiKeys.create({ name: "ci", role: "editor" });
+    const service = await maker.apiKeys.create({
       name: "shared ci",
       kind: "service",
       role: "editor",
     });
-    expect(service.data).toMatchObject({ kind: "service", created_by: null });
-    for (const key of [personal.data.key, service.data.key, t.keys.editor])
+    expect(service).toMatchObject({ kind: "service", created_by: null });
+    for (const key of [personal.key, service.key, t.keys.editor])
       expect((await writeTag(key)).status).toBe(201);
 
-    const before = await trpcQuery("members.list", admin);
-    expect(before.data.find((m: any) => m.user_id === t.userIds.editor)?.api_keys).toBe(2);
-    const removed = await trpcMutation("members.remove", admin, { userId: t.userIds.editor });
-    expect(removed.data).toEqual({ user_id: t.userIds.editor, api_keys_revoked: 2 });
+    const admin = await asUser(t.userIds.admin);
+    const before = await admin.members.list();
+    expect(before.find((m) => m.user_id === t.userIds.editor)?.api_keys).toBe(2);
+    const removed = await admin.members.remove({ userId: t.userIds.editor });
+    expect(removed).toEqual({ user_id: t.userIds.editor, api_keys_revoked: 2 });
 
-    for (const key of [personal.data.key, t.keys.editor])
+    for (const key of [personal.key, t.keys.editor])
       await eventually(async () => (await writeTag(key)).status === 401);
-    expect((await writeTag(service.data.key)).status).toBe(201);
+    expect((await writeTag(service.key)).status).toBe(201);
 
-    const keys = await trpcQuery("apiKeys.list", admin);
-    const byId = new Map(keys.data.map((k: any) => [k.id, k]));
-    expect(byId.get(personal.data.id)).toMatchObject({ revoked_at: expect.any(String) });
-    expect(byId.get(service.data.id)).toMatchObject({ kind: "service", revoked_at: null });
+    const byId = new Map((await admin.apiKeys.list()).map((k) => [k.id, k]));
+    expect(byId.get(personal.id)).toMatchObject({ revoked_at: expect.any(String) });
+    expect(byId.get(service.id)).toMatchObject({ kind: "service", revoked_at: null });
     const audit = await testDb().auditEvent.findMany({
       where: { workspaceId: t.workspaceId, action: { in: ["api_key.revoke", "member.remove"] } },
     });
@@ -130,14 +134,12 @@ describe("personal API keys follow their maker", () => {
     });
   });
 
-  it("only a signed-in user makes a personal key; bad kinds are a 400", async () => {
-    const { t, maker } = await withMaker();
-    const bad = await trpcMutation("apiKeys.create", maker, {
-      name: "x",
-      kind: "team",
-      role: "viewer",
-    });
-    expect(bad.status).toBe(400);
+  it("only a signed-in user makes a personal key; an unknown kind is a 400", async () => {
+    const t = await withMaker();
+    const maker = await asUser(t.userIds.editor);
+    await expect(
+      maker.apiKeys.create({ name: "x", kind: "team" as "service", role: "viewer" }),
+    ).rejects.toMatchObject({ code: "BAD_REQUEST" });
     const operator = operatorActor(newOperator(), t);
     const input = { name: "x", kind: "personal", role: "viewer", org_role: "member" } as const;
     await expect(createApiKey(testDb(), operator, input)).rejects.toMatchObject({

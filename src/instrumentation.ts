@@ -1,10 +1,11 @@
-// Runs once when the server starts: the client-address hook for rate limits, the job queue's
-// schema, the bootstrap of contract section 2, and (self-hosted) the offline-listener sweep.
+// Runs once when the server starts: the request hook (client address, forwarded headers), the
+// job queue's schema, the bootstrap of contract section 2, and (self-hosted) the offline-listener
+// sweep.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { installPeerAddressHook } = await import("@/server/ratelimit/client-address");
-  installPeerAddressHook();
   const { env } = await import("@/env");
+  const { installRequestHook } = await import("@/server/request-hook");
+  installRequestHook(env.HANGAR_TRUSTED_PROXY_HOPS);
   const { getDb } = await import("@/server/db");
   const { bootstrap } = await import("@/server/services/bootstrap");
   const { log, describeError } = await import("@/server/log");

@@ -9,8 +9,9 @@ import {
   uuid,
 } from "./common";
 import { deploymentSources, deploymentStatuses, deploymentTypes } from "./deployment-values";
-import { boundedText, MAX_SECRET_VALUE_BYTES, TEXT_LIMITS } from "./limits";
+import { boundedText, MAX_SECRET_VALUE_BYTES } from "./limits";
 import { resourceSpec } from "./resource-spec";
+import { deploymentUrl } from "./urls";
 
 export { deploymentSources, deploymentStatuses, deploymentTypes, MAX_SECRET_VALUE_BYTES };
 
@@ -129,7 +130,7 @@ export const sourceConfigInput = z
       .refine((v) => utf8Bytes(v) <= MAX_REPO_URL_BYTES, "repo_url is at most 2048 bytes")
       .nullish(),
     build_on_push: z.boolean().nullish(),
-    custom_url: z.url().max(TEXT_LIMITS.url).nullish(),
+    custom_url: deploymentUrl.nullish(),
     resource_spec: resourceSpec.nullish(),
     listener_id: uuid.nullish(),
     listener_config: listenerConfig.nullish(),

@@ -1,40 +1,78 @@
 import { z } from "zod";
+import { TEXT_LIMITS } from "./limits";
 
-// URL rules shared by the OAuth provider and code-host integration schemas.
+// The URL rule for every URL that reaches a browser, a redirect, an outbound call or the Ingress:
+// parsed by the WHATWG URL parser (as browsers do), schemes from an allow-list, the full
+// "scheme://host" form, no credentials. One place: the schemas below, the server's check of
+// URLs it reads from remote documents or hands out (src/server/url-rule.ts), the
+// dashboard's guard before it navigates, and the Ingress host.
 
+const SCHEMES = new Set(["https:", "http:"]);
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+// Parsers drop or trim these ("java\tscript:", " https:"), so the text would not be the URL read.
+const WHITESPACE_OR_CONTROL = /[\s\p{Cc}]/u;
 
-function parseAbsolute(value: string): URL | null {
-  // WHATWG parsing accepts "https:host" as absolute; the contract wants the full "scheme://" form.
-  if (!/^https?:\/\//i.test(value)) return null;
+/** The URL when `value` is an absolute http(s) URL without credentials, else null. */
+export function parseWebUrl(value: unknown): URL | null {
+  if (typeof value !== "string" || WHITESPACE_OR_CONTROL.test(value)) return null;
+  let url: URL;
   try {
-    const url = new URL(value);
-    return url.hostname && !url.username && !url.password ? url : null;
+    url = new URL(value);
   } catch {
     return null;
   }
+  if (!SCHEMES.has(url.protocol)) return null;
+  // WHATWG parsing reads "https:host" and "https:\\host" as absolute; only "scheme://" is taken.
+  if (!value.slice(url.protocol.length).startsWith("//")) return null;
+  return url.hostname && !url.username && !url.password ? url : null;
 }
 
 /** An absolute https URL, or http for a loopback host (local development). */
-export function isSecureUrl(value: string): boolean {
-  const url = parseAbsolute(value);
+export function isSecureUrl(value: unknown): boolean {
+  const url = parseWebUrl(value);
   if (!url) return false;
   return url.protocol === "https:" || LOOPBACK_HOSTS.has(url.hostname);
 }
 
 /** An absolute http or https URL without credentials. */
-export function isHttpUrl(value: string): boolean {
-  return parseAbsolute(value) !== null;
+export function isHttpUrl(value: unknown): boolean {
+  return parseWebUrl(value) !== null;
 }
 
-export const secureUrl = z
-  .string()
-  .max(2048)
-  .refine(isSecureUrl, "Must be an absolute https URL (http is allowed only for localhost)")
-  .meta({ format: "uri" });
+// A DNS name of lowercase labels (WHATWG lowercases hosts), as a Kubernetes Ingress host needs.
+const DNS_NAME =
+  /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
-export const httpUrl = z
-  .string()
-  .max(2048)
-  .refine(isHttpUrl, "Must be an absolute http or https URL without credentials")
-  .meta({ format: "uri" });
+/** The Ingress host of a deployment URL: an http(s) URL's DNS name (no IP address), else null. */
+export function ingressHost(value: unknown): string | null {
+  const host = parseWebUrl(value)?.hostname;
+  // A last label of digits only is an IPv4 address to the URL parser.
+  if (!host || !DNS_NAME.test(host) || /(^|\.)\d+$/.test(host)) return null;
+  return host;
+}
+
+/** URL text checked by `check`; a refusal is a URL format issue (422 type `url_parsing`). */
+const urlText = (check: (value: string) => boolean, message: string) =>
+  z
+    .string()
+    .max(TEXT_LIMITS.url)
+    .superRefine((value, ctx) => {
+      if (!check(value))
+        ctx.addIssue({ code: "invalid_format", format: "url", message, input: value });
+    })
+    .meta({ format: "uri" });
+
+export const secureUrl = urlText(
+  isSecureUrl,
+  "Must be an absolute https URL (http is allowed only for localhost)",
+);
+
+export const httpUrl = urlText(
+  isHttpUrl,
+  "Must be an absolute http or https URL without credentials",
+);
+
+export const deploymentUrl = urlText(
+  (value) => ingressHost(value) !== null,
+  "Must be an absolute http or https URL whose host is a DNS name (no IP address, no credentials)",
+);

@@ -11,7 +11,7 @@ export interface RequestContext {
   db: Db;
   requestId: string;
   actor: Actor | null;
-  /** The origin the request reached us at (OAuth redirect URIs when HANGAR_PUBLIC_URL is unset). */
+  /** Where clients reach Hangar (publicOrigin), for URLs handed out; set by the tRPC door. */
   origin?: string;
 }
 

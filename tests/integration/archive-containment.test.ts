@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { deployArchive } from "../helpers/deploy-client";
 import { createTenant, type Tenant } from "../helpers/fixtures";
 import { api } from "../helpers/http";
 import { sampleProject, type TarEntry } from "../helpers/tarball";
+import { deployArchive } from "../helpers/uploads";
 
 // Issue 23, findings 1 and 2, as the attacker sent them: an editor key, the deploy client's
 // calls, an archive of links. The server's data folder is checked on disk afterwards.
@@ -36,7 +36,7 @@ async function buildLogText(deploymentId: string, revisionId: string): Promise<s
 describe("an archive of links", () => {
   it("cannot write outside its build folder (the chain through `a -> .`)", async () => {
     const tmpName = `hangar-escape-${randomUUID()}`;
-    const { revision } = await deploy("contain-write", [
+    const revision = await deploy("contain-write", [
       ...sampleProject(),
       { path: "a", type: "SymbolicLink", linkpath: "." },
       { path: "a/x", type: "SymbolicLink", linkpath: "../planted-secret.txt" },
@@ -83,7 +83,7 @@ describe("an archive of links", () => {
         ],
       ],
     ] as Array<[string, TarEntry[]]>) {
-      const { revision } = await deploy(name, entries);
+      const revision = await deploy(name, entries);
       expect(revision.status, name).toBe("BUILD_FAILED");
       expect(revision.statusMessage, name).toMatch(/^Source archive: [^:]+: /);
       expect(revision.statusMessage, name).not.toContain("TOPSECRET");

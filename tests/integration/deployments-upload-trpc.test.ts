@@ -55,6 +55,40 @@ describe("tRPC deployments.uploadUrl", () => {
     expect(revision.status, revision.statusMessage ?? "").toBe("DEPLOYED");
   });
 
+  it("signs single-use URLs: one successful PUT, none after the build", async () => {
+    const editor = caller(tenant.actors.editor);
+    const created = await editor.deployments.create(awaitingUpload());
+    const { upload_url, object_path } = await editor.deployments.uploadUrl({ id: created.id });
+    const put = (body: Buffer) =>
+      fetch(upload_url, {
+        method: "PUT",
+        headers: { "Content-Type": "application/gzip" },
+        body: new Uint8Array(body),
+      });
+    // An empty body is refused without using the URL up.
+    expect((await put(Buffer.alloc(0))).status).toBe(400);
+    expect((await put(tarGz(sampleProject()))).status).toBe(200);
+    expect((await put(tarGz(sampleProject()))).status).toBe(409);
+
+    const { deployment } = await editor.deployments.patch({
+      id: created.id,
+      patch: {
+        source_revision_config: {
+          source_tarball_path: object_path,
+          graph_config_path: "langgraph.json",
+        },
+      },
+    });
+    const revision = await waitForRevision(deployment.latest_revision_id!);
+    expect(revision.status, revision.statusMessage ?? "").toBe("DEPLOYED");
+    const late = await put(tarGz(sampleProject()));
+    expect(late.status).toBe(409);
+    expect(await late.json()).toEqual({
+      detail: "This upload URL has been used already.",
+      code: "conflict",
+    });
+  });
+
   it("refuses viewers, and another workspace's deployment is not found", async () => {
     const created = await caller(tenant.actors.editor).deployments.create(awaitingUpload());
     await expect(

@@ -1,11 +1,10 @@
-import { randomUUID } from "node:crypto";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../../src/server/db";
 import { createDeployment } from "../../src/server/services/deployments/create";
 import { deleteDeployment } from "../../src/server/services/deployments/delete";
 import { patchDeployment } from "../../src/server/services/deployments/patch";
-import { uploadPathOf, uploadStore } from "../../src/server/storage";
+import { acceptUpload, createUploadUrl } from "../../src/server/services/uploads";
 import { sampleProject, tarGz } from "../helpers/tarball";
 import { createTestDatabase } from "../../testing/database";
 import { waitFor, waitForRevision } from "../helpers/engine";
@@ -59,8 +58,17 @@ async function createSourceDeployment(name: string) {
     source_config: { build_command: "make" },
     source_revision_config: {},
   } as Parameters<typeof createDeployment>[2]);
-  const objectPath = uploadPathOf(created.id, randomUUID());
-  await uploadStore().put(objectPath, Readable.from(tarGz(sampleProject())), 1024 * 1024);
+  const issued = await createUploadUrl(db, tenant.actors.editor, created.id, "http://hangar.test");
+  const url = new URL(issued.upload_url);
+  await acceptUpload(db, {
+    deploymentId: created.id,
+    uploadId: url.pathname.split("/").at(-1)!,
+    expires: url.searchParams.get("expires"),
+    signature: url.searchParams.get("signature"),
+    headers: new Headers({ "Content-Type": "application/gzip" }),
+    body: Readable.toWeb(Readable.from(tarGz(sampleProject()))),
+  });
+  const objectPath = issued.object_path;
   const patched = await patchDeployment(db, tenant.actors.editor, created.id, {
     source_revision_config: {
       source_tarball_path: objectPath,

@@ -146,6 +146,31 @@ describe("npm start with uploads in S3-compatible storage", () => {
     expect(await bucketKeys()).not.toContain(object_path);
   });
 
+  it("builds an object once: a later PUT to the bucket is never built", async () => {
+    const id = await createForUpload("s3-once");
+    const issued = await call(`/v2/deployments/${id}/upload-url`, { method: "POST" });
+    const { upload_url, object_path } = issued.body as { upload_url: string; object_path: string };
+    const putToBucket = (marker: string) =>
+      fetch(upload_url, {
+        method: "PUT",
+        body: new Uint8Array(tarGz(sampleProject([{ path: "marker.txt", content: marker }]))),
+        headers: { "Content-Type": "application/gzip" },
+      });
+    expect((await putToBucket("first")).status).toBe(200);
+    const first = await triggerBuild(id, object_path);
+    const built = await settled(id, first.body.latest_revision_id);
+    expect(built.status, built.status_message ?? "").toBe("DEPLOYED");
+
+    // The bucket answers presigned PUTs itself: Hangar cannot refuse this one, only its build.
+    expect((await putToBucket("planted")).status).toBe(200);
+    const second = await triggerBuild(id, object_path);
+    const refused = await settled(id, second.body.latest_revision_id);
+    expect(refused).toMatchObject({
+      status: "BUILD_FAILED",
+      status_message: `Upload ${object_path} was already built by revision 1: request a new upload URL and upload the source again.`,
+    });
+  });
+
   it("fails the build, naming the object, when nothing was uploaded to the bucket", async () => {
     const id = await createForUpload("s3-missing");
     const issued = await call(`/v2/deployments/${id}/upload-url`, { method: "POST" });

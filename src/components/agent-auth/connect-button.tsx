@@ -6,6 +6,7 @@ import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Input, Label } from "@/components/ui/input";
 import { useTRPC } from "@/trpc/react";
+import { goToProvider } from "./provider-redirect";
 
 /** Starts the flow for the signed-in user and sends the browser to the provider. */
 export function ConnectAccount({ providerId, name }: { providerId: string; name: string }) {
@@ -15,8 +16,11 @@ export function ConnectAccount({ providerId, name }: { providerId: string; name:
   const connect = useMutation(
     trpc.agentAuth.connect.mutationOptions({
       onSuccess: (result) => {
-        if (result.url) window.location.assign(result.url);
-        else toast.success(`Your ${name} account is already connected.`);
+        if (!result.url) toast.success(`Your ${name} account is already connected.`);
+        else if (!goToProvider(result.url))
+          toast.error(
+            "Could not start the connection: the provider's address is not an https URL.",
+          );
       },
       onError: (error) => toast.error(`Could not start the connection: ${error.message}`),
     }),

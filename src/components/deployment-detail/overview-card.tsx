@@ -10,6 +10,7 @@ import { sourceLabels } from "@/components/deployments-list/source-labels";
 import { StatusBadge } from "@/components/deployments-list/status-badge";
 import { typeLabels } from "@/components/deployments-list/type-labels";
 import type { Revision } from "@/schemas/revisions";
+import { isHttpUrl } from "@/schemas/urls";
 import { useCanChange } from "./use-deployment";
 import { useDeploymentStatus } from "./use-deployment-status";
 
@@ -70,7 +71,10 @@ export function OverviewCard({ id }: { id: string }) {
             },
             {
               label: "Custom URL",
-              value: url ? (
+              // A row stored before the URL rule may hold another scheme: shown, never a link.
+              value: !url ? null : !isHttpUrl(url) ? (
+                <Mono>{url}</Mono>
+              ) : (
                 <a
                   href={url}
                   className="text-blue-700 hover:underline dark:text-blue-400"
@@ -79,7 +83,7 @@ export function OverviewCard({ id }: { id: string }) {
                 >
                   {url}
                 </a>
-              ) : null,
+              ),
             },
             ...(d.tracked_packages.length
               ? [{ label: "Tracked packages", value: <Mono>{d.tracked_packages.join(", ")}</Mono> }]

@@ -5,6 +5,9 @@ import { AppError } from "@/server/errors";
 export const ONE_TIME_PASSWORD =
   "Choose your own password first: you signed in with a one-time password.";
 
+/** Said to a request with no credentials, or a session cookie that no longer opens anything. */
+export const MISSING_CREDENTIALS = "Missing credentials: send an X-Api-Key header or sign in";
+
 /** Who is calling, in which workspace, with which role: produced by API keys and sessions alike. */
 export interface Actor {
   kind: "api_key" | "user";

@@ -8,6 +8,7 @@ import { AppError } from "@/server/errors";
 // prefix. It authenticates the listener protocol and nothing else.
 
 export const LISTENER_TOKEN_PREFIX = "hgl_";
+export const INVALID_LISTENER_TOKEN = "Invalid listener token";
 
 export function generateListenerToken(): { token: string; prefix: string; hash: string } {
   const token = LISTENER_TOKEN_PREFIX + randomBytes(32).toString("base64url");
@@ -32,7 +33,7 @@ export async function listenerFromToken(
   if (!token)
     throw new AppError("unauthorized", "Missing listener credentials: send Authorization: Bearer");
   const listener = await db.listener.findUnique({ where: { tokenHash: sha256Hex(token) } });
-  if (!listener) throw new AppError("unauthorized", "Invalid listener token");
+  if (!listener) throw new AppError("unauthorized", INVALID_LISTENER_TOKEN);
   // Raw, so updated_at keeps meaning "configuration changed".
   const [seen] = await db.$queryRaw<{ last_seen_at: Date }[]>`
     UPDATE listeners SET last_seen_at = now() WHERE id = ${listener.id}::uuid

@@ -1,8 +1,10 @@
 import NextAuth, { CredentialsSignin, type NextAuthConfig } from "next-auth";
+import { NextRequest } from "next/server";
 import Credentials from "next-auth/providers/credentials";
 import { z } from "zod";
 import { env } from "@/env";
 import { getDb } from "@/server/db";
+import { publicOrigin } from "@/server/public-origin";
 import { checkCredentials } from "./credentials";
 import { hangarUserIdForOidc, OIDC_PROVIDER_ID, oidcProvider } from "./oidc";
 import { endSession, sessionIsLive, startSession } from "./session-store";
@@ -106,4 +108,22 @@ const config: NextAuthConfig = {
   },
 };
 
-export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth(config);
+// next-auth builds its URLs (redirects, OIDC redirect URI, secure cookie names) from AUTH_URL,
+// else from the forwarded headers the server left (forwarded-headers.ts): with the routes below
+// seeing the request at publicOrigin, that is the one origin every URL of Hangar's starts with.
+if (env.HANGAR_PUBLIC_URL) process.env.AUTH_URL ??= env.HANGAR_PUBLIC_URL;
+
+const nextAuth = NextAuth(config);
+export const { auth, signIn, signOut, unstable_update } = nextAuth;
+
+type AuthRoute = (req: NextRequest) => Promise<Response>;
+const atPublicOrigin =
+  (handler: AuthRoute): AuthRoute =>
+  (req) =>
+    handler(
+      new NextRequest(new URL(req.nextUrl.pathname + req.nextUrl.search, publicOrigin(req)), req),
+    );
+export const handlers = {
+  GET: atPublicOrigin(nextAuth.handlers.GET),
+  POST: atPublicOrigin(nextAuth.handlers.POST),
+};

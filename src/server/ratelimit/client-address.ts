@@ -1,36 +1,12 @@
-import http from "node:http";
-import https from "node:https";
-
 /*
  * Next 16's proxy sees headers, never the socket. Next fills X-Forwarded-For with the socket
- * address only when the client sent none (`??=` in base-server), so a client-sent value reaches
- * the proxy unchanged and cannot be told from a real one. So the server stamps the socket's
- * address into this header on every request, overwriting whatever a client sent under it.
+ * address only when the client sent none, so a client-sent value cannot be told from a real one.
+ * So the server stamps the socket's address into this header on every request (request-hook.ts),
+ * overwriting whatever a client sent under it.
  */
 export const PEER_HEADER = "x-hangar-peer-address";
 
-type Emit = (this: unknown, event: string | symbol, ...args: unknown[]) => boolean;
-const INSTALLED = Symbol.for("hangar.peerAddressHook");
-
-/** Called once at server start (instrumentation.ts), before any request is handled. */
-export function installPeerAddressHook(): void {
-  for (const proto of [http.Server.prototype, https.Server.prototype] as unknown as Array<
-    { emit: Emit } & Record<symbol, boolean>
-  >) {
-    if (proto[INSTALLED]) continue;
-    const emit = proto.emit;
-    proto.emit = function (event, ...args) {
-      if (event === "request") {
-        const request = args[0] as http.IncomingMessage;
-        request.headers[PEER_HEADER] = normalizeAddress(request.socket.remoteAddress ?? "");
-      }
-      return emit.call(this, event, ...args);
-    };
-    proto[INSTALLED] = true;
-  }
-}
-
-function normalizeAddress(address: string): string {
+export function normalizeAddress(address: string): string {
   return address.startsWith("::ffff:") ? address.slice(7) : address;
 }
 

@@ -33,6 +33,11 @@ export interface Endpoint<
   /** A body that is not JSON, streamed by the handler itself (documented, not parsed). */
   rawBody?: { type: "application/gzip"; description: string };
   response?: R;
+  /**
+   * The answer can last (an event stream, a long poll): it ends when the caller's credential
+   * does (long-lived.ts).
+   */
+  longLived?: true;
   /** The success body's media type when it is not JSON (e.g. a server-sent event stream). */
   responseType?: "text/event-stream" | "application/x-pem-file";
   status: 200 | 201 | 202 | 204 | 303;

@@ -21,6 +21,11 @@ export function jsonTextResponse(text: string, status: number, requestId: string
   });
 }
 
+/** The contract's error body for a domain error (FastAPI-compatible). */
+export function appErrorBody(error: AppError) {
+  return error.issues ? { detail: error.issues } : { detail: error.message, code: error.code };
+}
+
 /** The contract's error bodies (FastAPI-compatible). Unknown failures are logged, never shown. */
 export function errorResponse(
   error: unknown,
@@ -28,12 +33,8 @@ export function errorResponse(
   where: Record<string, unknown> = {},
   headers: Record<string, string> = {},
 ): Response {
-  if (error instanceof AppError) {
-    const body = error.issues
-      ? { detail: error.issues }
-      : { detail: error.message, code: error.code };
-    return jsonResponse(body, error.status, requestId, headers);
-  }
+  if (error instanceof AppError)
+    return jsonResponse(appErrorBody(error), error.status, requestId, headers);
   if (isDatabaseUnavailable(error)) {
     log.error("database unavailable", { request_id: requestId, ...where, ...describeError(error) });
     return jsonResponse(

@@ -2,14 +2,16 @@ import { readBodyUpTo } from "@/server/limited-body";
 import { requestIdFrom } from "@/server/request-id";
 import type { NextRequest } from "next/server";
 import type { z } from "zod";
-import { requireOrgRole, type Actor } from "@/server/auth/actor";
+import { MISSING_CREDENTIALS, requireOrgRole, type Actor } from "@/server/auth/actor";
 import { createRestContext } from "@/server/context";
 import type { Listener } from "@/generated/prisma/client";
 import { listenerFromToken } from "@/server/auth/listener-tokens";
 import { getDb, type Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { Endpoint, HttpMethod } from "./endpoint";
+import { credentialOf, whileCredentialHolds } from "./long-lived";
 import { errorResponse, jsonResponse } from "./responses";
+import { publicOrigin } from "@/server/public-origin";
 import { isCrossSite } from "@/server/same-origin";
 import { parseJson, parseOrThrow } from "@/server/validation";
 
@@ -23,7 +25,7 @@ type Part<E, K extends "params" | "query" | "body" | "response"> =
 
 export interface HandlerArgs<E extends Endpoint> {
   db: Db;
-  /** Aborted when the client goes away (long-lived responses stop then). */
+  /** Aborted when the client goes away, or (`longLived` endpoints) the credential ends. */
   signal: AbortSignal;
   actor: Actor;
   /** The calling listener, for `auth: "listener"` endpoints (then there is no actor). */
@@ -33,7 +35,7 @@ export interface HandlerArgs<E extends Endpoint> {
   body: Out<Part<E, "body">>;
   headers: Headers;
   requestId: string;
-  /** The origin the caller reached us at (OAuth redirect URIs when HANGAR_PUBLIC_URL is unset). */
+  /** Where clients reach Hangar, for URLs handed out (upload URLs, OAuth redirect URIs). */
   origin: string;
   /** The request itself, for the few operations that stream a body that is not JSON. */
   request: NextRequest;
@@ -71,12 +73,8 @@ export function route<E extends Endpoint>(
         endpoint.auth === "listener"
           ? await listenerFromToken(context.db, req.headers.get("authorization"))
           : null;
-      if (!actor && !listener && endpoint.auth !== "public") {
-        throw new AppError(
-          "unauthorized",
-          "Missing credentials: send an X-Api-Key header or sign in",
-        );
-      }
+      if (!actor && !listener && endpoint.auth !== "public")
+        throw new AppError("unauthorized", MISSING_CREDENTIALS);
       if (actor && endpoint.orgRole) requireOrgRole(actor, endpoint.orgRole);
       if (actor?.kind === "user" && endpoint.method !== "GET") assertSameOrigin(req);
       // Credentials first: an anonymous caller learns nothing about bodies (415/413/422).
@@ -89,7 +87,7 @@ export function route<E extends Endpoint>(
         : undefined;
       const body = endpoint.body ? parseOrThrow("body", endpoint.body, rawBody) : undefined;
 
-      const result = await handler({
+      const args: Omit<HandlerArgs<E>, "signal"> = {
         db: context.db,
         actor: actor as Actor,
         listener: listener as Listener,
@@ -98,10 +96,16 @@ export function route<E extends Endpoint>(
         body: body as HandlerArgs<E>["body"],
         headers: req.headers,
         requestId,
-        origin: req.nextUrl.origin,
-        signal: req.signal,
+        origin: publicOrigin(req),
         request: req,
-      });
+      };
+      const result = endpoint.longLived
+        ? await whileCredentialHolds(
+            credentialOf(req.headers, actor, listener),
+            req.signal,
+            (signal) => handler({ ...args, signal }),
+          )
+        : await handler({ ...args, signal: req.signal });
       if (result instanceof Response) return result;
       if (result && typeof result === "object" && "$status" in result) {
         return jsonResponse(result.body, result.$status, requestId, result.$headers);

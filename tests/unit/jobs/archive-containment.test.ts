@@ -266,3 +266,17 @@ describe("files Hangar writes into the build folder", () => {
     expect(readFileSync(path.join(dest, "Dockerfile.hangar"), "utf8")).toBe("FROM scratch\n");
   });
 });
+
+describe(".env files", () => {
+  it("stay out of the folder, also as hard links and links", async () => {
+    const { dest } = workspace();
+    const unpacked = await unpack(dest, [
+      { path: "config.txt", content: "SECRET=1" },
+      { path: ".env", type: "Link", linkpath: "config.txt" },
+      { path: "sub/.env.local", type: "SymbolicLink", linkpath: "../config.txt" },
+      { path: ".env.example", content: "SECRET=" },
+    ]);
+    expect(unpacked.skipped).toEqual([".env", "sub/.env.local"]);
+    expect(readdirSync(dest).sort()).toEqual([".env.example", "config.txt"]);
+  });
+});

@@ -3,7 +3,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { describe, expect, it, vi } from "vitest";
-import { sourceArchiveBuilder } from "../../../src/server/jobs/builder/source-builder";
+import { projectBuilder } from "../../../src/server/jobs/builder/project-builder";
+import { uploadContext } from "../../../src/server/jobs/builder/upload-context";
+import { testIo } from "../../helpers/build-io";
 import { recordingBuilder } from "../../../src/server/jobs/drivers/recording";
 import { StepFailure } from "../../../src/server/jobs/drivers/types";
 import { localUploadStore } from "../../../src/server/storage/local";
@@ -26,11 +28,10 @@ async function setUp(entries: TarEntry[], upload = "0b1c2d3e-0000-4000-8000-0000
   const objectPath = uploadPathOf(deploymentId, upload);
   await store.put(objectPath, Readable.from(tarGz(entries)), 10 * 1024 * 1024);
   const contextsDir = path.join(directory, "builds");
-  const builder = sourceArchiveBuilder(recordingBuilder(), {
+  const builder = projectBuilder(recordingBuilder(), {
     contextsDir,
-    maxBytes: 1024 * 1024,
-    maxFiles: 100,
-    store,
+    sources: { internal_source: uploadContext({ maxBytes: 1024 * 1024, maxFiles: 100 }, store) },
+    images: null,
   });
   const plan = {
     source: "internal_source" as const,
@@ -48,8 +49,10 @@ async function setUp(entries: TarEntry[], upload = "0b1c2d3e-0000-4000-8000-0000
 describe("build folders", () => {
   it("are removed when a build succeeds", async () => {
     const { builder, plan, contextsDir } = await setUp(sampleProject());
-    const built = await builder.build(plan);
-    expect(built.lines.some((line) => line.startsWith("Build context ready (sha256:"))).toBe(true);
+    const built = await builder.build(plan, testIo().io);
+    expect(
+      built.lines.some((line: string) => line.startsWith("Build context ready (sha256:")),
+    ).toBe(true);
     expect(readdirSync(contextsDir)).toEqual([]);
   });
 
@@ -59,7 +62,7 @@ describe("build folders", () => {
       { path: "a", type: "SymbolicLink", linkpath: "." },
       { path: "a/x", type: "SymbolicLink", linkpath: "../escaped" },
     ]);
-    await expect(builder.build(plan)).rejects.toBeInstanceOf(StepFailure);
+    await expect(builder.build(plan, testIo().io)).rejects.toBeInstanceOf(StepFailure);
     expect(readdirSync(contextsDir)).toEqual([]);
   });
 
@@ -71,7 +74,7 @@ describe("build folders", () => {
     mkdirSync(fresh, { recursive: true });
     const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
     utimesSync(stale, twoDaysAgo, twoDaysAgo);
-    await builder.build(plan);
+    await builder.build(plan, testIo().io);
     expect(readdirSync(contextsDir)).toEqual(["build-running-elsewhere"]);
   });
 });

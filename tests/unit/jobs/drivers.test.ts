@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { testIo } from "../../helpers/build-io";
 import { describe, expect, it } from "vitest";
 import type { CodehostIntegration } from "../../../src/generated/prisma/client";
 import { driversFromEnv } from "../../../src/server/jobs/drivers";
@@ -39,7 +40,7 @@ describe("repoOf", () => {
 
 describe("the recording builder", () => {
   it("names the image by the plan's hash: equal plans share it, any change moves it", async () => {
-    const built = await recordingBuilder().build(plan);
+    const built = await recordingBuilder().build(plan, testIo().io);
     expect(built.imageRef).toMatch(/^hangar\.local\/builds:[0-9a-f]{64}$/);
     expect(imageRefOf({ ...plan })).toBe(built.imageRef);
     const reordered = Object.fromEntries(Object.entries(plan).reverse()) as unknown as BuildPlan;

@@ -6,7 +6,9 @@ import { buffer } from "node:stream/consumers";
 import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../../src/lib/free-port";
-import { sourceArchiveBuilder } from "../../../src/server/jobs/builder/source-builder";
+import { projectBuilder } from "../../../src/server/jobs/builder/project-builder";
+import { uploadContext } from "../../../src/server/jobs/builder/upload-context";
+import { testIo } from "../../helpers/build-io";
 import { recordingBuilder } from "../../../src/server/jobs/drivers/recording";
 import { s3UploadStore } from "../../../src/server/storage/s3";
 import { uploadPathOf, UploadTooLarge, type UploadStore } from "../../../src/server/storage/types";
@@ -89,11 +91,10 @@ describe("the S3-compatible upload store", () => {
       headers: { "Content-Type": "application/gzip" },
     });
     expect(put.status).toBe(200);
-    const builder = sourceArchiveBuilder(recordingBuilder(), {
+    const builder = projectBuilder(recordingBuilder(), {
       contextsDir: path.join(directory, "builds"),
-      maxBytes: 1024 * 1024,
-      maxFiles: 100,
-      store,
+      sources: { internal_source: uploadContext({ maxBytes: 1024 * 1024, maxFiles: 100 }, store) },
+      images: null,
     });
     const plan = {
       source: "internal_source" as const,
@@ -105,7 +106,7 @@ describe("the S3-compatible upload store", () => {
       install_command: null,
       build_command: null,
     };
-    const built = await builder.build(plan);
+    const built = await builder.build(plan, testIo().io);
     expect(built.imageRef).toMatch(/^hangar\.local\/builds:[0-9a-f]{64}$/);
     expect(built.lines).toContain("  FROM langchain/langgraph-api:3.12");
     await builder.release!(plan);

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { agentConnection, authenticateResult, oauthToken } from "@/schemas/agent-auth";
 import { uuid } from "@/schemas/common";
-import { env } from "@/env";
 import { AppError } from "@/server/errors";
+import { NO_ORIGIN } from "@/server/public-origin";
 import { authenticate } from "@/server/services/agent-auth/authenticate";
 import * as connections from "@/server/services/agent-auth/connections";
 import * as tokens from "@/server/services/agent-auth/tokens";
@@ -25,13 +25,12 @@ export const agentAuthRouter = createRouter({
     .input(providerRef.extend({ scopes: z.array(z.string().min(1).max(256)).max(100) }))
     .output(authenticateResult)
     .mutation(({ ctx, input }) => {
-      const origin = env.HANGAR_PUBLIC_URL ?? ctx.origin;
-      if (!origin) throw new AppError("bad_request", "HANGAR_PUBLIC_URL is not set.");
+      if (!ctx.origin) throw new AppError("bad_request", NO_ORIGIN);
       return authenticate(
         ctx.db,
         ctx.actor,
         { provider: input.providerId, scopes: input.scopes, force_new: true, is_default: false },
-        origin,
+        ctx.origin,
       );
     }),
   setDefault: workspaceProcedure

@@ -9,8 +9,8 @@ import {
 import { deploymentListView, deploymentListViewQuery } from "@/schemas/deployment-list-view";
 import { template } from "@/schemas/templates";
 import { uploadUrl } from "@/schemas/uploads";
-import { env } from "@/env";
 import { AppError } from "@/server/errors";
+import { NO_ORIGIN } from "@/server/public-origin";
 import { createDeployment } from "@/server/services/deployments/create";
 import { bulkDeleteDeployments, deleteDeployment } from "@/server/services/deployments/delete";
 import { listDeploymentsView } from "@/server/services/deployments/list-view";
@@ -54,9 +54,8 @@ export const deploymentsRouter = createRouter({
     .input(z.object({ id: uuid }))
     .output(uploadUrl)
     .mutation(({ ctx, input }) => {
-      const origin = env.HANGAR_PUBLIC_URL?.replace(/\/+$/, "") ?? ctx.origin;
-      if (!origin) throw new AppError("bad_request", "HANGAR_PUBLIC_URL is not set.");
-      return createUploadUrl(ctx.db, ctx.actor, input.id, origin);
+      if (!ctx.origin) throw new AppError("bad_request", NO_ORIGIN);
+      return createUploadUrl(ctx.db, ctx.actor, input.id, ctx.origin);
     }),
   templates: workspaceProcedure.output(z.array(template)).query(() => listTemplates()),
   /** For the import wizard's live check; any DNS label is a valid question. */

@@ -125,7 +125,7 @@ export class Placement {
 
   /** A hard link: a copy of a file this archive wrote before it, counted like any file. */
   async copy(rel: string, original: string): Promise<void> {
-    if (this.skipped.includes(original)) return void this.skipped.push(rel);
+    if (this.skipped.includes(original) || isEnvFile(rel)) return void this.skipped.push(rel);
     const size = this.files.get(original);
     if (size === undefined)
       throw archiveFailure(rel, `hard link to ${original}, which is no file unpacked before it`);

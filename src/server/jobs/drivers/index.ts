@@ -1,6 +1,7 @@
 import path from "node:path";
 import { env, type Env } from "@/env";
-import { sourceArchiveBuilder } from "../builder/source-builder";
+import { projectBuilder } from "../builder/project-builder";
+import { uploadContext } from "../builder/upload-context";
 import { recordingBuilder, recordingDeployer } from "./recording";
 import { codehostSource } from "./source";
 import type { DeployerDriver, Drivers } from "./types";
@@ -33,10 +34,15 @@ async function kubernetes(path: string, timeoutSeconds?: number): Promise<Deploy
 export async function driversFromEnv(config: DriverConfig = env): Promise<Drivers> {
   return {
     source: codehostSource(),
-    builder: sourceArchiveBuilder(recordingBuilder(), {
+    builder: projectBuilder(recordingBuilder(), {
       contextsDir: path.resolve(config.HANGAR_DATA_DIR ?? env.HANGAR_DATA_DIR, "builds"),
-      maxBytes: config.HANGAR_BUILD_MAX_BYTES ?? env.HANGAR_BUILD_MAX_BYTES,
-      maxFiles: config.HANGAR_BUILD_MAX_FILES ?? env.HANGAR_BUILD_MAX_FILES,
+      sources: {
+        internal_source: uploadContext({
+          maxBytes: config.HANGAR_BUILD_MAX_BYTES ?? env.HANGAR_BUILD_MAX_BYTES,
+          maxFiles: config.HANGAR_BUILD_MAX_FILES ?? env.HANGAR_BUILD_MAX_FILES,
+        }),
+      },
+      images: null,
     }),
     deployer: config.HANGAR_KUBECONFIG
       ? await kubernetes(config.HANGAR_KUBECONFIG, config.HANGAR_ROLLOUT_TIMEOUT_SECONDS)

@@ -32,7 +32,7 @@ export function recordingBuilder(): BuilderDriver {
         ...(plan.build_command ? [`Build command (not run): ${plan.build_command}`] : []),
         `Dry run: no image was built; ${imageRefOf(plan)} names this build plan`,
       ];
-      return { imageRef: imageRefOf(plan), lines };
+      return { imageRef: imageRefOf(plan), imageDigest: null, lines };
     },
   };
 }
@@ -43,10 +43,7 @@ export function recordingDeployer(): DeployerDriver {
     runtime: "dry_run",
     async apply(objects) {
       return {
-        lines: [
-          ...objects.map((o) => `Rendered ${describe(o)}`),
-          DRY_RUN_MESSAGE,
-        ],
+        lines: [...objects.map((o) => `Rendered ${describe(o)}`), DRY_RUN_MESSAGE],
       };
     },
     async teardown(objects) {
@@ -54,4 +51,3 @@ export function recordingDeployer(): DeployerDriver {
     },
   };
 }
-

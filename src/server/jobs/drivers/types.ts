@@ -52,11 +52,41 @@ export interface BuildPlan {
   tracked_packages?: string[];
 }
 
+/** Where a built image goes: a repository of Hangar's registry, with credentials for this build. */
+export interface ImageTarget {
+  /** `host[:port]` of the registry (HANGAR_REGISTRY_URL). */
+  registry: string;
+  /** `<workspace id>/<deployment name>`. */
+  repository: string;
+  /** One per revision. */
+  tag: string;
+  /** The registry is reached over plain HTTP (HANGAR_REGISTRY_API_URL `http://...`, tests). */
+  insecure: boolean;
+  /** A push token for this repository (pull on the workspace's others), valid for the build. */
+  credentials: { username: string; password: string };
+}
+
+/** What a build step hands its builder besides the plan. */
+export interface BuildIo {
+  /** Appends lines to the revision's build log as they happen (never secret values). */
+  log(lines: string[]): void;
+  /** Aborted when the revision is interrupted or the build times out: stop at once. */
+  signal: AbortSignal;
+  /** Where the image goes; null when no registry is configured (nothing can be pushed). */
+  target: ImageTarget | null;
+}
+
+export interface BuiltImage extends StepResult {
+  /** What the deploy runs: `<registry>/<repository>@<digest>` for a pushed image. */
+  imageRef: string;
+  /** The pushed image's digest; null when nothing was built (dry run). */
+  imageDigest: string | null;
+  /** Kept on the revision with the plan (e.g. the generated Dockerfile). */
+  record?: Record<string, unknown>;
+}
+
 export interface BuilderDriver {
-  /** `record` is kept on the revision with the plan (e.g. the generated Dockerfile). */
-  build(
-    plan: BuildPlan,
-  ): Promise<StepResult & { imageRef: string; record?: Record<string, unknown> }>;
+  build(plan: BuildPlan, io: BuildIo): Promise<BuiltImage>;
   /** Drops what the build consumed (an uploaded archive) once its outcome is recorded. */
   release?(plan: BuildPlan): Promise<void>;
 }

@@ -3,8 +3,10 @@ import { registryConfig, registryImageOf } from "@/server/registry/config";
 import { manifestDigest, RegistryLookupError } from "@/server/registry/manifest";
 import { asJson } from "@/server/services/deployments/serialize";
 import { findTemplate } from "@/server/services/templates";
+import { claimUploadForBuild } from "@/server/services/uploads";
 import { StepFailure } from "../drivers";
 import type { BuildPlan } from "../drivers/types";
+import { liveLog } from "./live-log";
 import {
   advance,
   newerRevision,
@@ -127,16 +129,38 @@ export async function startBuild(ctx: EngineContext, revision: EngineRevision): 
 /** BUILDING: the builder turns the plan into an image; the result lands with the status move. */
 export async function buildStep(ctx: EngineContext, revision: EngineRevision): Promise<void> {
   const plan = buildPlanOf(revision);
+  if (revision.source === "internal_source") {
+    // An upload is built once, by one revision: another revision naming it fails here.
+    const refused = await claimUploadForBuild(ctx.db, revision, plan.source_tarball_path);
+    if (refused) {
+      await advance(ctx, revision.id, {
+        from: ["BUILDING"],
+        to: "BUILD_FAILED",
+        message: refused,
+        stream: "build",
+        lines: [refused],
+      });
+      return;
+    }
+  }
+  const output = liveLog(ctx.db, revision.id, "build");
+  const io = { log: output.log, signal: new AbortController().signal, target: null };
   try {
-    const built = await ctx.drivers.builder.build(plan);
+    const built = await ctx.drivers.builder.build(plan, io);
+    await output.flush();
     await advance(ctx, revision.id, {
       from: ["BUILDING"],
       to: "AWAITING_DEPLOY",
-      data: { imageRef: built.imageRef, buildPlan: asJson({ ...plan, ...built.record }) },
+      data: {
+        imageRef: built.imageRef,
+        imageDigest: built.imageDigest,
+        buildPlan: asJson({ ...plan, ...built.record }),
+      },
       stream: "build",
       lines: [...built.lines, "Build finished"],
     });
   } catch (error) {
+    await output.flush();
     if (!(error instanceof StepFailure)) throw error;
     await advance(ctx, revision.id, {
       from: ["BUILDING"],

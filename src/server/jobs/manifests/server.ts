@@ -1,4 +1,5 @@
 import type { V1Ingress } from "@kubernetes/client-node";
+import { ingressHost } from "@/schemas/urls";
 import type { RenderContext } from "./context";
 import { metadataOf } from "./names-and-labels";
 import { scaleOf } from "./resources";
@@ -22,10 +23,13 @@ export function serverObjects(ctx: RenderContext): KubernetesObject[] {
   ];
 }
 
-/** The deployment's URL: an Ingress whose host is the URL's host, routed to the server. */
+/**
+ * The deployment's URL: an Ingress whose host is the URL's host, routed to the server. A URL
+ * without a DNS host (a row stored before the URL rule) gets none: an empty host matches all.
+ */
 function ingressOf(ctx: RenderContext, name: string): V1Ingress[] {
-  const url = ctx.input.url ? URL.parse(ctx.input.url) : null;
-  if (!url) return [];
+  const host = ingressHost(ctx.input.url);
+  if (!host) return [];
   return [
     {
       apiVersion: "networking.k8s.io/v1",
@@ -34,7 +38,7 @@ function ingressOf(ctx: RenderContext, name: string): V1Ingress[] {
       spec: {
         rules: [
           {
-            host: url.hostname,
+            host,
             http: {
               paths: [
                 {

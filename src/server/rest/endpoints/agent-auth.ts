@@ -75,11 +75,12 @@ export const agentAuthEndpoints = {
     operationId: "authWait",
     summary: "Long-poll a flow (timeout seconds, at most 60) until it completes",
     description:
-      "`timeout=0` answers at once (`pending` while the flow runs). Another workspace's or an unknown `auth_id` is `not_found`; a flow the provider refused is `failed` with `error`.",
+      "`timeout=0` answers at once (`pending` while the flow runs). Another workspace's or an unknown `auth_id` is `not_found`; a flow the provider refused is `failed` with `error`. A credential that ends while waiting (revoked key, signed-out session, removed member) gets its 401.",
     tag,
     params: waitParams,
     query: waitQuery,
     response: waitResult,
+    longLived: true,
     status: 200,
     errors: [403],
   }),

@@ -19,11 +19,12 @@ export const deploymentEndpoints = {
     operationId: "streamDeploymentChanges",
     summary: "Follow deployment changes live (server-sent events)",
     description:
-      "Sends an event `ready` once listening, then an event `change` (data: `{\"deployment_id\"}`) whenever a deployment of the workspace, or one of its revisions' status, changes: created, patched, deleted, a revision started, moved or finished. `deployment_id` limits it to one deployment (404 when it is not the workspace's). A `ready` after a reconnection means changes may have been missed: read again.",
+      "Sends an event `ready` once listening, then an event `change` (data: `{\"deployment_id\"}`) whenever a deployment of the workspace, or one of its revisions' status, changes: created, patched, deleted, a revision started, moved or finished. `deployment_id` limits it to one deployment (404 when it is not the workspace's). A `ready` after a reconnection means changes may have been missed: read again. Ends with an event `unauthorized` (data: the error body a new request would get) when the credential ends: a revoked key, a signed-out session, a removed member.",
     tag: "Deployments",
     query: deploymentEventsQuery,
     response: deploymentChange,
     responseType: "text/event-stream",
+    longLived: true,
     status: 200,
     errors: [403, 404],
   }),
@@ -108,7 +109,7 @@ export const deploymentEndpoints = {
     operationId: "createUploadUrl",
     summary: "Get a signed URL to upload a source archive",
     description:
-      "For remote builds: PUT a gzipped tar of the project to `upload_url` (no API key; it expires in 15 minutes and accepts one upload), then PATCH `source_revision_config.source_tarball_path = object_path`.",
+      "For remote builds: PUT a gzipped tar of the project to `upload_url` (no API key; it expires in 15 minutes and takes one successful upload), then PATCH `source_revision_config.source_tarball_path = object_path`. An upload is built by one revision only.",
     tag: "Deployments",
     params: deploymentIdParams,
     response: uploadUrl,
@@ -121,7 +122,7 @@ export const deploymentEndpoints = {
     operationId: "uploadSource",
     summary: "Upload a source archive to a signed URL",
     description:
-      "The `upload_url` of createUploadUrl: authorised by its signature, not an API key. Up to 200 MiB (or the `X-Goog-Content-Length-Range` maximum), enforced while streaming: a larger body is refused with 413 and nothing is kept. Expired or altered URLs answer 403, a second upload to the same URL 409.",
+      "The `upload_url` of createUploadUrl: authorised by its signature, not an API key. Up to 200 MiB (or the `X-Goog-Content-Length-Range` maximum), enforced while streaming: a larger body is refused with 413 and nothing is kept. Expired or altered URLs answer 403, an empty body 400; a second upload to the same URL (also while the first is streaming, or after the build) 409. Only a stored upload uses the URL up.",
     tag: "Deployments",
     auth: "public",
     params: uploadParams,

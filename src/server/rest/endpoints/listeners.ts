@@ -88,9 +88,10 @@ export const listenerProtocolEndpoints = {
     operationId: "claimListenerWork",
     summary: "Long-poll for the next revision to apply or deployment to delete (leases it)",
     description:
-      "Answers at once with work leased to `replica_id` (`action` `apply`: a revision; `delete`: a deployment being deleted, whose objects to remove), or after `wait_seconds` with `work: null`. Renew the lease with a report before `lease_expires_at`.",
+      "Answers at once with work leased to `replica_id` (`action` `apply`: a revision; `delete`: a deployment being deleted, whose objects to remove), or after `wait_seconds` with `work: null`. Renew the lease with a report before `lease_expires_at`. A listener deleted while waiting gets 401.",
     tag: "Listener protocol",
     auth: "listener",
+    longLived: true,
     body: claimWorkBody,
     response: claimWorkResponse,
     status: 200,

@@ -4,11 +4,12 @@ import type { OAuthProvider } from "@/schemas/oauth-providers";
 import { requireOrgRole, type Actor } from "@/server/auth/actor";
 import { encrypt } from "@/server/crypto";
 import type { Db } from "@/server/db";
-import { badRequest, conflict, isUniqueViolation } from "@/server/errors";
+import { AppError, badRequest, conflict, isUniqueViolation } from "@/server/errors";
 import { refuseLiteralAddress } from "@/server/outbound/creation-check";
+import { requireSecureUrl } from "@/server/url-rule";
 import { recordAudit } from "../audit/record";
 import { toProvider } from "../oauth-providers";
-import { describeProviderError, requestOptions } from "./oauth-client";
+import { checkMetadataUrls, describeProviderError, requestOptions } from "./oauth-client";
 import { callbackUrl } from "./start-flow";
 
 // POST /v2/auth/providers/mcp-discover: an MCP server's OAuth provider found the standard way —
@@ -24,22 +25,29 @@ async function protectedResource(mcpServerUrl: string): Promise<string> {
   } catch (error) {
     throw describeProviderError(error, "Protected-resource metadata (RFC 9728)");
   }
-  const issuer = metadata.authorization_servers?.[0];
-  if (!issuer)
+  const servers: unknown = metadata.authorization_servers ?? [];
+  const field = "Protected-resource metadata (RFC 9728): authorization_servers";
+  if (!Array.isArray(servers)) throw new AppError("bad_gateway", `${field} is not a list.`);
+  if (servers.length === 0)
     throw badRequest("Protected-resource metadata (RFC 9728): it names no authorization server.");
-  return issuer;
+  for (const server of servers) requireSecureUrl(server, field);
+  return servers[0] as string;
 }
 
 async function authorizationServer(issuer: string): Promise<oauth.AuthorizationServer> {
   const url = new URL(issuer);
   let lastError: unknown;
   for (const algorithm of ["oauth2", "oidc"] as const) {
+    let as: oauth.AuthorizationServer;
     try {
       const answer = await oauth.discoveryRequest(url, { algorithm, ...requestOptions(issuer) });
-      return await oauth.processDiscoveryResponse(url, answer);
+      as = await oauth.processDiscoveryResponse(url, answer);
     } catch (error) {
       lastError = error;
+      continue;
     }
+    // Checked before anything is registered or stored.
+    return checkMetadataUrls(as, "Authorization server metadata (RFC 8414)");
   }
   throw describeProviderError(lastError, "Authorization server metadata (RFC 8414)");
 }

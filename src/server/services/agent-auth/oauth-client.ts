@@ -4,6 +4,7 @@ import { decrypt } from "@/server/crypto";
 import { AppError } from "@/server/errors";
 import { outboundFetch } from "@/server/outbound/client";
 import { outboundToAppError } from "@/server/outbound/errors";
+import { requireSecureUrl } from "@/server/url-rule";
 
 // A provider as oauth4webapi sees it: the authorization server (discovered when it publishes
 // metadata, else built from auth_url/token_url), the client and its token-endpoint auth method.
@@ -43,8 +44,30 @@ export async function discoverAuthorizationServer(
       // Not published at this well-known path (or not reachable): try the other, then go without.
     }
   }
+  // Metadata with a URL breaking the rule is a 502 (not cached), never quietly left out.
+  if (found) checkMetadataUrls(found, "Authorization server metadata (RFC 8414)");
   metadataCache.set(issuer, { at: Date.now(), as: found });
   return found;
+}
+
+/** The URL fields of RFC 8414 / OpenID discovery metadata that Hangar stores, calls or hands out. */
+const METADATA_URLS = [
+  "issuer",
+  "authorization_endpoint",
+  "token_endpoint",
+  "registration_endpoint",
+  "revocation_endpoint",
+  "userinfo_endpoint",
+] as const;
+
+/** Every URL a provider's metadata gives goes through the URL rule: a bad one is a 502 naming it. */
+export function checkMetadataUrls(
+  as: oauth.AuthorizationServer,
+  step: string,
+): oauth.AuthorizationServer {
+  for (const field of METADATA_URLS)
+    if (as[field] !== undefined) requireSecureUrl(as[field], `${step}: ${field}`);
+  return as;
 }
 
 export interface ProviderClient {
@@ -55,9 +78,20 @@ export interface ProviderClient {
   discovered: boolean;
 }
 
+/** A provider's authorization URL, checked again: rows saved before the URL rule may break it. */
+export function providerAuthUrl(row: ProviderRow): URL {
+  return new URL(
+    requireSecureUrl(
+      row.authUrl,
+      `OAuth provider "${row.providerId}": its auth_url`,
+      "an organization admin must correct it before anyone can connect",
+    ),
+  );
+}
+
 /** The authorization server and client for a provider; its own URLs always win. */
 export async function providerClient(row: ProviderRow): Promise<ProviderClient> {
-  const issuer = row.issuer ?? new URL(row.authUrl).origin;
+  const issuer = row.issuer ?? providerAuthUrl(row).origin;
   const metadata = await discoverAuthorizationServer(issuer);
   const as: oauth.AuthorizationServer = {
     ...(metadata ?? { issuer }),

@@ -3,7 +3,7 @@ import type { OAuthProvider as ProviderRow } from "@/generated/prisma/client";
 import type { Actor } from "@/server/auth/actor";
 import { encrypt, sha256Hex } from "@/server/crypto";
 import type { DbClient } from "@/server/db";
-import { env } from "@/env";
+import { providerAuthUrl } from "./oauth-client";
 
 // Starting an authorization-code flow: a random single-use state (stored hashed), PKCE S256 when
 // the provider uses PKCE (the verifier encrypted), and the provider's authorization URL.
@@ -20,10 +20,9 @@ export interface FlowRequest {
   replacesTokenId?: string | null;
 }
 
-/** Where the provider sends the browser back: HANGAR_PUBLIC_URL, else the request's origin. */
+/** Where the provider sends the browser back (`origin`: publicOrigin, HANGAR_PUBLIC_URL first). */
 export function callbackUrl(origin: string, providerId: string): string {
-  const base = env.HANGAR_PUBLIC_URL ?? origin;
-  return new URL(`/v2/auth/callback/${encodeURIComponent(providerId)}`, base).toString();
+  return new URL(`/v2/auth/callback/${encodeURIComponent(providerId)}`, origin).toString();
 }
 
 export async function startFlow(
@@ -35,7 +34,7 @@ export async function startFlow(
 ): Promise<{ authId: string; url: string }> {
   const state = oauth.generateRandomState();
   const redirectUri = callbackUrl(origin, provider.providerId);
-  const url = new URL(provider.authUrl);
+  const url = providerAuthUrl(provider);
   url.searchParams.set("response_type", "code");
   url.searchParams.set("client_id", provider.clientId);
   url.searchParams.set("redirect_uri", redirectUri);

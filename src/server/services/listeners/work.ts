@@ -84,6 +84,8 @@ export async function claimWork(
   const events = await subscribeToWork(listener.id);
   try {
     for (;;) {
+      // Gone (client away, token revoked): nothing is leased that nobody would apply.
+      if (signal?.aborted) return { work: null };
       const claimed = await claimOne(db, listener.id, input.replica_id);
       if (claimed) {
         if (claimed.previous !== input.replica_id)
@@ -97,7 +99,7 @@ export async function claimWork(
       const deletion = await claimDeletion(db, listener.id, input.replica_id);
       if (deletion) return { work: deletion };
       const left = deadline - Date.now();
-      if (left <= 0 || signal?.aborted) return { work: null };
+      if (left <= 0) return { work: null };
       await events.next(left, signal);
     }
   } finally {

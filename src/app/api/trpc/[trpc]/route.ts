@@ -2,6 +2,7 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { appRouter } from "@/server/api/root";
 import { createSessionContext } from "@/server/context";
 import { readBodyUpTo } from "@/server/limited-body";
+import { publicOrigin } from "@/server/public-origin";
 import { requestIdFrom } from "@/server/request-id";
 import { isCrossSite } from "@/server/same-origin";
 import { MAX_TRPC_BATCH, MAX_TRPC_BODY_BYTES } from "@/trpc/limits";
@@ -33,7 +34,7 @@ async function handler(req: Request) {
     req: request,
     router: appRouter,
     maxBatchSize: MAX_TRPC_BATCH,
-    createContext: () => createSessionContext(requestIdFrom(req.headers), new URL(req.url).origin),
+    createContext: () => createSessionContext(requestIdFrom(req.headers), publicOrigin(req)),
   });
 }
 

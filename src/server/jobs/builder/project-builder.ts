@@ -2,24 +2,30 @@ import { createHash } from "node:crypto";
 import { constants } from "node:fs";
 import { mkdir, mkdtemp, open, readdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import { UploadTooLarge, uploadOwner, uploadStore, type UploadStore } from "@/server/storage";
-import { StepFailure, type BuilderDriver, type BuildPlan } from "../drivers/types";
-import { unpackArchive, type ArchiveLimits, type Unpacked } from "./archive";
+import type { DeploymentSource } from "@/generated/prisma/enums";
+import { StepFailure, type BuilderDriver, type BuildIo, type BuildPlan } from "../drivers/types";
+import type { Unpacked } from "./archive";
 import { writeFileInRoot } from "./contained-path";
 import { DOCKERIGNORE, generateDockerfile } from "./dockerfile";
 import { loadGraphConfig } from "./graph-config";
 import { trackedPackageLines } from "./tracked-packages";
+import type { ContextSource, ImageBuilder } from "./types";
 
-// Builds from an uploaded archive (internal_source): unpacks it into a build context, checks its
-// graph config, writes the generated Dockerfile beside it and records both on the revision.
-// Without an image builder configured the image itself is not built: the build says so.
+// Builds a project (an upload, a repository): its source fills a fresh build folder, the graph
+// config is checked against it, the generated Dockerfile is written beside it, and the image
+// builder turns the folder into an image in Hangar's registry. Without an image builder the
+// image is named, not built, and the build log says so (dry run). The folder goes at the end.
 
-const IMAGE_REPOSITORY = "hangar.local/builds";
+const DRY_RUN_REPOSITORY = "hangar.local/builds";
+const DOCKERFILE = "Dockerfile.hangar";
 
-export interface SourceBuilderOptions extends ArchiveLimits {
-  /** Build contexts live here, one folder per build, removed when the build ends. */
+export interface ProjectBuilderOptions {
+  /** Build folders live here, one per build, removed when the build ends. */
   contextsDir: string;
-  store?: UploadStore;
+  /** Where each source's files come from; other sources go to the fallback (no build). */
+  sources: Partial<Record<DeploymentSource, ContextSource>>;
+  /** Null: a dry run. */
+  images: ImageBuilder | null;
 }
 
 /** A build folder older than this was left by a worker that died mid-build. */
@@ -54,44 +60,23 @@ async function contextDigest(root: string, unpacked: Unpacked): Promise<string> 
   return hash.digest("hex");
 }
 
-export function sourceArchiveBuilder(
+export function projectBuilder(
   fallback: BuilderDriver,
-  options: SourceBuilderOptions,
+  options: ProjectBuilderOptions,
 ): BuilderDriver {
-  const store = () => options.store ?? uploadStore();
-  const ownedUpload = (plan: BuildPlan) =>
-    plan.source_tarball_path && uploadOwner(plan.source_tarball_path) === plan.deployment_id
-      ? plan.source_tarball_path
-      : null;
   return {
-    async build(plan) {
-      if (plan.source !== "internal_source") return fallback.build(plan);
-      const objectPath = ownedUpload(plan);
-      if (!objectPath)
-        throw new StepFailure(
-          `source_tarball_path ${plan.source_tarball_path ?? "(none)"} is not an upload of this deployment: request an upload URL and upload the source first.`,
-        );
-      if (!(await store().exists(objectPath)))
-        throw new StepFailure(`Upload ${objectPath} not found (expired, or already built).`);
+    async build(plan: BuildPlan, io: BuildIo) {
+      const source = options.sources[plan.source];
+      if (!source) return fallback.build(plan, io);
       const lines: string[] = [];
       await mkdir(options.contextsDir, { recursive: true, mode: 0o700 });
       await removeStaleContexts(options.contextsDir);
       const context = await mkdtemp(path.join(options.contextsDir, "build-"));
       try {
-        const archive = await store()
-          .open(objectPath)
-          .catch((error: unknown) => {
-            if (error instanceof UploadTooLarge)
-              throw new StepFailure(`Upload ${objectPath}: ${error.message}`);
-            throw error;
-          });
-        const unpacked = await unpackArchive(archive, context, options);
-        const links = Object.keys(unpacked.links).length;
-        lines.push(
-          `Unpacked ${unpacked.files.length} files${links ? ` and ${links} links` : ""} (${unpacked.bytes} bytes) from ${objectPath}`,
-        );
-        const digest = await contextDigest(context, unpacked);
-        for (const skipped of unpacked.skipped)
+        const fetched = await source.fetch(plan, context, io);
+        lines.push(...fetched.lines);
+        const digest = await contextDigest(context, fetched.unpacked);
+        for (const skipped of fetched.unpacked.skipped)
           lines.push(
             `Left ${skipped} out of the build context (its values come from the deployment's secrets)`,
           );
@@ -106,7 +91,7 @@ export function sourceArchiveBuilder(
           install: plan.install_command,
           build: plan.build_command,
         });
-        await writeFileInRoot(context, "Dockerfile.hangar", dockerfile);
+        await writeFileInRoot(context, DOCKERFILE, dockerfile);
         await writeFileInRoot(context, ".dockerignore", `${DOCKERIGNORE.join("\n")}\n`);
         lines.push(
           "Generated Dockerfile:",
@@ -114,36 +99,54 @@ export function sourceArchiveBuilder(
             .trimEnd()
             .split("\n")
             .map((l) => `  ${l}`),
-        );
-        const imageRef = `${IMAGE_REPOSITORY}:${createHash("sha256").update(`${digest}\n${dockerfile}`).digest("hex")}`;
-        lines.push(
           `Build context ready (sha256:${digest})`,
-          `No image builder configured: ${imageRef} was named, not built (dry run)`,
         );
-        return {
-          imageRef,
-          lines,
-          record: {
-            dockerfile,
-            context: { files: unpacked.files.length, bytes: unpacked.bytes, sha256: digest },
-            graph_config: {
-              path: config.path,
-              runtime: config.runtime,
-              version: config.version,
-              graphs: config.graphs,
-            },
+        const record = {
+          dockerfile,
+          context: {
+            files: fetched.unpacked.files.length,
+            bytes: fetched.unpacked.bytes,
+            sha256: digest,
           },
+          graph_config: {
+            path: config.path,
+            runtime: config.runtime,
+            version: config.version,
+            graphs: config.graphs,
+          },
+        };
+        if (!options.images || !io.target) {
+          const imageRef = `${DRY_RUN_REPOSITORY}:${createHash("sha256").update(`${digest}\n${dockerfile}`).digest("hex")}`;
+          lines.push(
+            options.images
+              ? `No container registry configured (HANGAR_REGISTRY_URL): ${imageRef} was named, not built (dry run)`
+              : `No image builder configured (HANGAR_BUILDER): ${imageRef} was named, not built (dry run)`,
+          );
+          return { imageRef, imageDigest: null, lines, record };
+        }
+        // What the build printed so far reaches the log before the builder's own output.
+        io.log(lines.splice(0));
+        const { target } = io;
+        const built = await options.images.build(
+          { contextDir: context, dockerfile: DOCKERFILE, target },
+          io,
+        );
+        lines.push(`Pushed image digest ${built.digest}`);
+        return {
+          imageRef: `${target.registry}/${target.repository}@${built.digest}`,
+          imageDigest: built.digest,
+          lines,
+          record,
         };
       } catch (error) {
         failWith(lines, error);
       } finally {
-        // No image builder takes the folder (dry run), so nothing of the upload stays on disk.
         await rm(context, { recursive: true, force: true });
       }
     },
     async release(plan) {
-      const objectPath = plan.source === "internal_source" ? ownedUpload(plan) : null;
-      if (objectPath) await store().remove(objectPath);
+      await options.sources[plan.source]?.release?.(plan);
+      await fallback.release?.(plan);
     },
   };
 }

@@ -115,4 +115,10 @@ describe("driversFromEnv", () => {
     const selected = driversFromEnv({ HANGAR_KUBECONFIG: file });
     expect((await selected).deployer.name).toBe("kubernetes");
   });
+
+  it("refuses HANGAR_BUILDER=kubernetes without a kubeconfig", async () => {
+    await expect(
+      driversFromEnv({ HANGAR_KUBECONFIG: undefined, HANGAR_BUILDER: "kubernetes" }),
+    ).rejects.toThrow("HANGAR_BUILDER=kubernetes builds in a cluster: set HANGAR_KUBECONFIG.");
+  });
 });

@@ -1,7 +1,9 @@
 import path from "node:path";
 import { env, type Env } from "@/env";
+import { getDb } from "@/server/db";
 import { codehostContext } from "../builder/codehost-context";
 import { projectBuilder } from "../builder/project-builder";
+import type { ImageBuilder } from "../builder/types";
 import { uploadContext } from "../builder/upload-context";
 import { recordingBuilder, recordingDeployer } from "./recording";
 import { codehostSource } from "./source";
@@ -20,6 +22,11 @@ type DriverConfig = Pick<Env, "HANGAR_KUBECONFIG"> &
       | "HANGAR_BUILD_MAX_FILES"
       | "HANGAR_CODEHOST_ARCHIVE_MAX_BYTES"
       | "HANGAR_CODEHOST_ARCHIVE_TIMEOUT_SECONDS"
+      | "HANGAR_BUILDER"
+      | "HANGAR_BUILD_NAMESPACE"
+      | "HANGAR_BUILD_IMAGE"
+      | "HANGAR_BUILD_FETCH_IMAGE"
+      | "HANGAR_PUBLIC_URL"
     >
   >;
 
@@ -28,6 +35,25 @@ async function kubernetes(path: string, timeoutSeconds?: number): Promise<Deploy
   const { DEFAULT_ROLLOUT, kubernetesDeployer, loadKubeconfig } = await import("./kubernetes");
   const timeoutMs = timeoutSeconds ? timeoutSeconds * 1000 : DEFAULT_ROLLOUT.timeoutMs;
   return kubernetesDeployer(loadKubeconfig(path), { ...DEFAULT_ROLLOUT, timeoutMs });
+}
+
+/** The image builder HANGAR_BUILDER names (null: a dry run), loaded only when configured. */
+async function images(config: DriverConfig): Promise<ImageBuilder | null> {
+  if (config.HANGAR_BUILDER !== "kubernetes") return null;
+  if (!config.HANGAR_KUBECONFIG)
+    throw new Error("HANGAR_BUILDER=kubernetes builds in a cluster: set HANGAR_KUBECONFIG.");
+  const { loadKubeconfig } = await import("./kubernetes");
+  const { DEFAULT_BUILD_TIMEOUT_SECONDS, kubernetesImageBuilder } =
+    await import("../builder/images/kubernetes");
+  return kubernetesImageBuilder({
+    kubeconfig: loadKubeconfig(config.HANGAR_KUBECONFIG),
+    namespace: config.HANGAR_BUILD_NAMESPACE ?? env.HANGAR_BUILD_NAMESPACE,
+    builderImage: config.HANGAR_BUILD_IMAGE ?? env.HANGAR_BUILD_IMAGE,
+    fetchImage: config.HANGAR_BUILD_FETCH_IMAGE ?? env.HANGAR_BUILD_FETCH_IMAGE,
+    timeoutSeconds: DEFAULT_BUILD_TIMEOUT_SECONDS,
+    publicUrl: config.HANGAR_PUBLIC_URL ?? env.HANGAR_PUBLIC_URL,
+    db: getDb,
+  });
 }
 
 /**
@@ -56,7 +82,7 @@ export async function driversFromEnv(config: DriverConfig = env): Promise<Driver
           },
         }),
       },
-      images: null,
+      images: await images(config),
     }),
     deployer: config.HANGAR_KUBECONFIG
       ? await kubernetes(config.HANGAR_KUBECONFIG, config.HANGAR_ROLLOUT_TIMEOUT_SECONDS)

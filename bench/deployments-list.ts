@@ -51,6 +51,7 @@ async function seed(url: string) {
         organizationId: org.id,
         workspaceId: ws.id,
         name: "bench",
+        kind: "service",
         role: "viewer",
         prefix: key.prefix,
         keyHash: key.hash,

@@ -82,6 +82,7 @@ const database = await createTestDatabase("hangar_bench");
     data: keys.map((k, i) => ({
       organizationId: org.id,
       name: `bench ${i}`,
+      kind: "service" as const,
       role: "viewer" as const,
       prefix: k.prefix,
       keyHash: k.hash,

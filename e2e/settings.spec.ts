@@ -29,6 +29,8 @@ test("create an API key, use it once shown, revoke it", async ({ page }) => {
 
   const row = page.getByRole("row", { name: /e2e reader/ });
   await expect(row).toContainText("Active");
+  // Made in the dashboard without choosing: the admin's own key, bound to their role.
+  await expect(row).toContainText("Personal");
   await row.getByRole("button", { name: "Revoke e2e reader" }).click();
   await page.getByRole("button", { name: "Revoke key" }).click();
   await expect(page.getByText("Revoked e2e reader")).toBeVisible();

@@ -16,6 +16,7 @@ console.log(`Code host listening.
 
   api_base_url  ${server.url}
   token         ${token}
+  archive host  ${server.archiveUrl} (tarballs redirect there)
 
 Repositories (branches main and dev; langgraph.json at the root except in Zeta/no-config):
 ${server.repos

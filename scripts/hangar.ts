@@ -164,7 +164,13 @@ member
     run(async (db, operator, o: { workspace: string; user: string; orgRole: OrgRoleName }) => {
       const { actor } = await inWorkspace(db, operator, o.workspace);
       const updated = await setOrganizationRole(db, actor, { userId: o.user, role: o.orgRole });
-      return { json: updated, text: `${updated.email} is now organization ${updated.org_role}` };
+      const narrowed = updated.api_keys_narrowed
+        ? ` (${updated.api_keys_narrowed} of their API keys narrowed)`
+        : "";
+      return {
+        json: updated,
+        text: `${updated.email} is now organization ${updated.org_role}${narrowed}`,
+      };
     }),
   );
 member
@@ -217,6 +223,7 @@ const keyRow = (k: ApiKey) => [
   k.id,
   `${k.prefix}…`,
   k.name,
+  k.kind,
   k.role,
   k.revoked_at ? "revoked" : "active",
 ];
@@ -242,7 +249,13 @@ apikey
         },
       ) => {
         scope(o);
-        const input = { name: o.name, role: o.role, org_role: o.orgRole ?? "member" };
+        // The operator is nobody's member: its keys are service keys.
+        const input = {
+          name: o.name,
+          kind: "service" as const,
+          role: o.role,
+          org_role: o.orgRole ?? "member",
+        };
         let created;
         if (o.org) created = await apiKeys.createOrganizationApiKey(db, operator, o.org, input);
         else {

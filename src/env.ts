@@ -35,6 +35,16 @@ const schema = z.object({
   HANGAR_QUEUE_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).default(30),
   /** Path of a kubeconfig: when set, revisions are applied to that cluster; else only recorded. */
   HANGAR_KUBECONFIG: z.string().optional(),
+  /** Where HANGAR_BUILDER=kubernetes runs its build Jobs (README "Builds"). */
+  HANGAR_BUILD_NAMESPACE: z
+    .string()
+    .max(63)
+    .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, "a Kubernetes namespace name")
+    .default("hangar-builds"),
+  /** The BuildKit rootless image a build Job runs (it must have buildctl-daemonless.sh). */
+  HANGAR_BUILD_IMAGE: z.string().min(1).default("moby/buildkit:v0.25.2-rootless"),
+  /** The image a build Job fetches its context with (sh, wget, sha256sum and tar: busybox). */
+  HANGAR_BUILD_FETCH_IMAGE: z.string().min(1).default("busybox:1.37"),
   /** S3-compatible object storage for source uploads; unset: a folder under HANGAR_DATA_DIR. */
   HANGAR_S3_BUCKET: z.string().min(1).optional(),
   HANGAR_S3_ENDPOINT: z.url().optional(),
@@ -49,6 +59,13 @@ const schema = z.object({
     .positive()
     .default(1024 * 1024 * 1024),
   HANGAR_BUILD_MAX_FILES: z.coerce.number().int().positive().default(20_000),
+  /** A code-host build's repository archive: most bytes downloaded (as uploads) and time. */
+  HANGAR_CODEHOST_ARCHIVE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(200 * 1024 * 1024),
+  HANGAR_CODEHOST_ARCHIVE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(600),
   /** What turns sources into images (README "Builds"); unset: builds are a dry run. */
   HANGAR_BUILDER: z.enum(["buildah", "kubernetes"]).optional(),
   /** How long one build may take (the job queue's limit is 24 hours, with room to spare). */

@@ -1,9 +1,11 @@
 import { createHash, createPublicKey, randomBytes, verify, type KeyObject } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { startArchiveHost, type SeenRequest, type TarballBehaviour } from "./codehost-archive";
 
 // A small code host speaking the common REST v3 dialect (contract 7), for tests and local use:
-// repository listings with Link-header pages, app installation tokens, branches and contents.
+// repository listings with Link-header pages, app installation tokens, branches, contents, and
+// tarballs (a redirect to its archive host, a second origin: testing/codehost-archive.ts).
 
 export interface SampleRepository {
   id: number;
@@ -11,8 +13,9 @@ export interface SampleRepository {
   name: string;
   defaultBranch?: string;
   branches?: string[];
-  /** Files at the root of every branch: path -> content. */
+  /** Files of every branch: path -> content (a valid project by default). */
   files?: Record<string, string>;
+  tarball?: TarballBehaviour;
 }
 
 export interface CodehostApp {
@@ -33,11 +36,15 @@ export interface CodehostServerOptions {
   apps?: CodehostApp[];
   /** A listing page that answers 500. */
   failPage?: number | null;
+  /** The archive host's port (default: any free one). */
+  archivePort?: number;
 }
 
 export interface CodehostServer {
   url: string;
   port: number;
+  /** The archive host (a second origin) the tarball endpoint redirects to. */
+  archiveUrl: string;
   repos: SampleRepository[];
   stop(): Promise<void>;
   /** Revokes (or restores) a personal or installation token: it then gets 401. */
@@ -47,17 +54,30 @@ export interface CodehostServer {
   setDelay(ms: number): void;
   /** Request lines seen, e.g. "GET /user/repos?per_page=100&page=2". */
   requests: string[];
+  /** Every request either origin saw, with its Authorization header. */
+  seen: SeenRequest[];
 }
 
 export const DEFAULT_TOKEN = "codehost-dev-token";
 
 export const LANGGRAPH_JSON = JSON.stringify(
-  { dependencies: ["."], graphs: { agent: "./agent.py:graph" }, env: ".env" },
+  {
+    dependencies: ["."],
+    graphs: { agent: "./src/agent.py:graph" },
+    env: ".env",
+    python_version: "3.12",
+  },
   null,
   2,
 );
 
-const sampleFiles = { "langgraph.json": LANGGRAPH_JSON, "agent.py": "graph = None\n" };
+/** A valid Python project (as tests/helpers/tarball.ts sampleProject), its `.env` committed. */
+export const SAMPLE_FILES: Record<string, string> = {
+  "langgraph.json": LANGGRAPH_JSON,
+  "pyproject.toml": '[project]\nname = "agent"\nversion = "0.1.0"\n',
+  "src/agent.py": "graph = None\n",
+  ".env": "OPENAI_API_KEY=sk-committed-never-in-a-build\n",
+};
 
 export const sampleRepositories: SampleRepository[] = [
   { id: 1001, owner: "acme", name: "support-bot" },
@@ -116,7 +136,14 @@ export async function startCodehostServer(
   let failPage = options.failPage ?? null;
   let delayMs = 0;
   const requests: string[] = [];
+  const seen: SeenRequest[] = [];
   let baseUrl = "";
+  const archive = await startArchiveHost({
+    host: options.host ?? "127.0.0.1",
+    port: options.archivePort,
+    repos: () => repos.map((r) => ({ ...r, files: r.files ?? SAMPLE_FILES })),
+    seen,
+  });
 
   const repoPayload = (r: SampleRepository) => ({
     id: r.id,
@@ -174,6 +201,12 @@ export async function startCodehostServer(
     if (!repo) return notFound(res);
     const branches = repo.branches ?? ["main", "dev"];
     const restPath = rest.map(decodeURIComponent).join("/");
+    const commitOf = (ref: string) =>
+      branches.includes(ref)
+        ? branchSha(repo.owner, repo.name, ref)
+        : branches.some((b) => branchSha(repo.owner, repo.name, b) === ref)
+          ? ref
+          : null;
     if (kind === "branches" && branches.includes(restPath)) {
       const sha = branchSha(repo.owner, repo.name, restPath);
       return send(res, 200, {
@@ -182,11 +215,20 @@ export async function startCodehostServer(
         protected: false,
       });
     }
+    if (kind === "tarball") {
+      const sha = commitOf(restPath);
+      if (!sha) return notFound(res);
+      const hosts = { api: baseUrl, archive: archive.url, archivePort: archive.port };
+      const location =
+        repo.tarball?.location?.(hosts) ??
+        archive.signedUrl({ ...repo, files: repo.files ?? SAMPLE_FILES }, sha);
+      res.writeHead(302, { location });
+      return void res.end();
+    }
     if (kind === "contents") {
       const ref = url.searchParams.get("ref") ?? repo.defaultBranch ?? "main";
-      const known = branches.some((b) => b === ref || branchSha(repo.owner, repo.name, b) === ref);
-      const content = (repo.files ?? sampleFiles)[restPath as keyof typeof sampleFiles];
-      if (!known || content === undefined) return notFound(res);
+      const content = (repo.files ?? SAMPLE_FILES)[restPath];
+      if (!commitOf(ref) || content === undefined) return notFound(res);
       return send(res, 200, {
         type: "file",
         name: restPath.split("/").pop(),
@@ -203,6 +245,11 @@ export async function startCodehostServer(
   async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const url = new URL(req.url ?? "/", "http://codehost.local");
     requests.push(`${req.method} ${url.pathname}${url.search}`);
+    seen.push({
+      origin: baseUrl,
+      request: `${req.method} ${url.pathname}${url.search}`,
+      authorization: req.headers.authorization ?? null,
+    });
     if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
     const parts = url.pathname.split("/").filter(Boolean);
     const tokenText = /^(?:token|Bearer)\s+(.+)$/i.exec(req.headers.authorization ?? "")?.[1];
@@ -241,13 +288,17 @@ export async function startCodehostServer(
   return {
     url: baseUrl,
     port,
+    archiveUrl: archive.url,
     repos,
     requests,
-    stop: () =>
-      new Promise<void>((resolve) => {
+    seen,
+    stop: async () => {
+      await archive.stop();
+      await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+    },
     setRevoked: (token, isRevoked = true) =>
       isRevoked ? revoked.add(token) : revoked.delete(token),
     setFailPage: (page) => (failPage = page),

@@ -1,20 +1,25 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse } from "yaml";
+import { jobSimulator, type BuildJobEnd, type BuildJobScript } from "./fake-kube-jobs";
+import { collectOwnedBy, mergePatch } from "./fake-kube-objects";
 import { rolloutSimulator, type RolloutBehaviour, type RolloutOptions } from "./fake-kube-rollout";
 
 export { CRASH_LOG, UNSCHEDULABLE_MESSAGE, type RolloutBehaviour } from "./fake-kube-rollout";
+export type { BuildJobEnd, BuildJobScript } from "./fake-kube-jobs";
 
 // A small Kubernetes API server for the Kubernetes driver's tests: discovery for the kinds the
 // renderer emits, server-side apply (PATCH), GET and DELETE, with bearer-token auth. It keeps the
 // applied objects by path and records every request. Rollouts are simulated: a GET of an applied
 // Deployment or StatefulSet answers a status, and the pods of a Deployment (list, previous log)
 // show what `setRollout` chose: ready, an image that cannot be pulled, a crash loop, or pods no
-// node can take.
+// node can take. Jobs (create, merge-patch, status, their pod and its followed log) run as
+// fake-kube-jobs.ts says; deleting an object with propagationPolicy Background or Foreground
+// deletes what it owns (ownerReferences), as the garbage collector would.
 
 export interface ApiResource {
   name: string;
@@ -34,12 +39,14 @@ export const API_RESOURCES: Record<string, ApiResource[]> = {
     { name: "statefulsets", kind: "StatefulSet", namespaced: true },
   ],
   "networking.k8s.io/v1": [{ name: "ingresses", kind: "Ingress", namespaced: true }],
+  "batch/v1": [{ name: "jobs", kind: "Job", namespaced: true }],
   "autoscaling/v2": [
     { name: "horizontalpodautoscalers", kind: "HorizontalPodAutoscaler", namespaced: true },
   ],
 };
 
 export const APPLY_PATCH = "application/apply-patch+yaml";
+export const MERGE_PATCH = "application/merge-patch+json";
 
 export interface RecordedRequest {
   method: string;
@@ -59,8 +66,20 @@ export interface FakeKubeApi {
   objects: Map<string, Record<string, unknown>>;
   /** How applied Deployments roll out from now on (default: ready at once). */
   setRollout(behaviour: RolloutBehaviour, options?: RolloutOptions): void;
+  /** What Jobs created from now on print and how they end (default: succeed at once). */
+  setBuildJob(script: BuildJobScript): void;
+  /** Ends a running Job: its log streams end, its status and pod say how. */
+  finishJob(name: string, end: BuildJobEnd): void;
+  /** Lines a running Job's builder prints now (followers get them at once). */
+  appendJobLog(name: string, lines: string[]): void;
+  /** Drops the open log streams of a Job, as a connection cut on the way would. */
+  cutJobLogs(name: string): void;
+  /** Whether a log stream of the Job is open. */
+  jobLogFollowed(name: string): boolean;
   /** Every later request to `path` answers `status` with a Status carrying `message`, or `raw`. */
   failOn(path: string, status: number, message: string, raw?: string): void;
+  /** Requests to `path` are served again (undoes failOn). */
+  recover(path: string): void;
   /** A kubeconfig file for this server (its current context), with `token` as the user's. */
   kubeconfig(token?: string): string;
   stop(): Promise<void>;
@@ -115,6 +134,7 @@ export async function startFakeKubeApi(): Promise<FakeKubeApi> {
   const failures = new Map<string, { status: number; message: string; raw?: string }>();
   let resourceVersion = 0;
   const rollout = rolloutSimulator(objects);
+  const jobs = jobSimulator();
 
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://fake");
@@ -143,23 +163,60 @@ export async function startFakeKubeApi(): Promise<FakeKubeApi> {
     const notFound = () =>
       send(res, 404, status(404, "the server could not find the requested resource", "NotFound"));
     if (!split || !resources) return notFound();
-    // Pods: list by label selector, and a container's previous log (a crash loop's last words).
+    // Pods: list by label selector, one pod, and a container's log (a Job's, followed; else a
+    // crash loop's last words).
     if (
       req.method === "GET" &&
       split.groupVersion === "v1" &&
       split.rest[0] === "namespaces" &&
       split.rest[2] === "pods"
     ) {
-      if (split.rest.length === 3)
-        return send(
-          res,
-          200,
-          rollout.pods(split.rest[1]!, url.searchParams.get("labelSelector") ?? ""),
-        );
+      const namespace = split.rest[1]!;
+      if (split.rest.length === 3) {
+        const selector = url.searchParams.get("labelSelector") ?? "";
+        const list = rollout.pods(namespace, selector);
+        return send(res, 200, {
+          ...list,
+          items: [...list.items, ...jobs.pods(namespace, selector)],
+        });
+      }
+      if (split.rest.length === 4) {
+        const pod = jobs.pod(namespace, split.rest[3]!);
+        if (!pod)
+          return send(res, 404, status(404, `pods "${split.rest[3]}" not found`, "NotFound"));
+        return send(res, 200, pod);
+      }
       if (split.rest.length === 5 && split.rest[4] === "log") {
+        if (jobs.log(namespace, split.rest[3]!, url.searchParams, res)) return;
         res.writeHead(200, { "content-type": "text/plain" });
         return res.end(rollout.previousLog());
       }
+    }
+    // Create: POST to a namespaced collection.
+    if (req.method === "POST" && split.rest.length === 3 && split.rest[0] === "namespaces") {
+      const resource = resources.find((r) => r.name === split.rest[2] && r.namespaced);
+      const metadata = (body?.metadata ?? {}) as Record<string, unknown>;
+      if (!resource || body?.kind !== resource.kind || typeof metadata.name !== "string")
+        return send(
+          res,
+          400,
+          status(400, "the object does not match the request path", "BadRequest"),
+        );
+      const path = `${url.pathname}/${metadata.name}`;
+      if (objects.has(path))
+        return send(
+          res,
+          409,
+          status(409, `${resource.name} "${metadata.name}" already exists`, "AlreadyExists"),
+        );
+      resourceVersion += 1;
+      const stored = {
+        ...body,
+        metadata: { ...metadata, uid: randomUUID(), resourceVersion: `${resourceVersion}` },
+      };
+      objects.set(path, stored);
+      if (resource.kind === "Job") jobs.created(path, stored);
+      return send(res, 201, stored);
     }
     if (req.method === "GET" && split.rest.length === 0)
       return send(res, 200, {
@@ -176,7 +233,19 @@ export async function startFakeKubeApi(): Promise<FakeKubeApi> {
       const stored = objects.get(url.pathname);
       if (!stored)
         return send(res, 404, status(404, `${resource.name} "${name}" not found`, "NotFound"));
+      if (resource.kind === "Job") return send(res, 200, jobs.withStatus(url.pathname, stored));
       return send(res, 200, rollout.withStatus(url.pathname, stored));
+    }
+    if (req.method === "PATCH" && req.headers["content-type"] === MERGE_PATCH) {
+      const stored = objects.get(url.pathname);
+      if (!stored)
+        return send(res, 404, status(404, `${resource.name} "${name}" not found`, "NotFound"));
+      resourceVersion += 1;
+      const patched = mergePatch(stored, body) as Record<string, unknown>;
+      (patched.metadata as Record<string, unknown>).resourceVersion = `${resourceVersion}`;
+      objects.set(url.pathname, patched);
+      jobs.patched(url.pathname, patched);
+      return send(res, 200, patched);
     }
     if (req.method === "PATCH") {
       if (req.headers["content-type"] !== APPLY_PATCH)
@@ -206,8 +275,14 @@ export async function startFakeKubeApi(): Promise<FakeKubeApi> {
       return send(res, created ? 201 : 200, stored);
     }
     if (req.method === "DELETE") {
-      if (!objects.delete(url.pathname))
+      const deleted = objects.get(url.pathname);
+      if (!deleted || !objects.delete(url.pathname))
         return send(res, 404, status(404, `${resource.name} "${name}" not found`, "NotFound"));
+      // A Job's dependents are orphaned unless the caller asks otherwise (batch/v1's default).
+      const policy = url.searchParams.get("propagationPolicy");
+      const cascade = policy ? policy !== "Orphan" : resource.kind !== "Job";
+      if (cascade) collectOwnedBy(objects, (deleted.metadata as { uid?: string }).uid ?? "");
+      jobs.deleted(url.pathname, cascade);
       return send(res, 200, {
         kind: "Status",
         apiVersion: "v1",
@@ -229,7 +304,13 @@ export async function startFakeKubeApi(): Promise<FakeKubeApi> {
     requests,
     objects,
     setRollout: (behaviour, options) => rollout.set(behaviour, options),
+    setBuildJob: (script) => jobs.set(script),
+    finishJob: (name, end) => jobs.finish(name, end),
+    appendJobLog: (name, lines) => jobs.append(name, lines),
+    cutJobLogs: (name) => jobs.cut(name),
+    jobLogFollowed: (name) => jobs.followed(name),
     failOn: (p, code, message, raw) => void failures.set(p, { status: code, message, raw }),
+    recover: (p) => void failures.delete(p),
     kubeconfig(userToken = token) {
       const file = path.join(dir, `config-${randomBytes(4).toString("hex")}`);
       const config = {

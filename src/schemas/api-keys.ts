@@ -12,10 +12,18 @@ export type OrgRoleName = z.infer<typeof orgRoleSchema>;
 /** An API key is an organization admin or member, never an owner. */
 export const keyOrgRoleSchema = z.enum(["admin", "member"]);
 
+export const apiKeyKindSchema = z.enum(["personal", "service"]).meta({
+  description:
+    "personal: acts with at most its maker's current roles and stops when they leave the " +
+    "workspace; service: belongs to the workspace, has no maker, outlives people",
+});
+export type ApiKeyKindName = z.infer<typeof apiKeyKindSchema>;
+
 export const apiKey = z
   .object({
     id: uuid,
     name: z.string(),
+    kind: apiKeyKindSchema,
     role: roleSchema,
     org_role: keyOrgRoleSchema,
     prefix: z.string().meta({ description: "The key's first characters, to recognise it" }),
@@ -23,7 +31,10 @@ export const apiKey = z
     created_at: timestamp,
     last_used_at: timestamp.nullable(),
     revoked_at: timestamp.nullable(),
-    created_by: z.object({ id: uuid, email: z.string() }).nullable(),
+    created_by: z
+      .object({ id: uuid, email: z.string() })
+      .nullable()
+      .meta({ description: "A personal key's maker (null for a service key)" }),
   })
   .meta({ id: "ApiKey" });
 export type ApiKey = z.infer<typeof apiKey>;
@@ -36,6 +47,7 @@ export type CreatedApiKey = z.infer<typeof createdApiKey>;
 export const createApiKeyInput = z
   .object({
     name: z.string().trim().min(1).max(100),
+    kind: apiKeyKindSchema.default("personal"),
     role: roleSchema,
     org_role: keyOrgRoleSchema
       .default("member")

@@ -14,6 +14,9 @@ export const member = z
     name: z.string().nullable(),
     role: roleSchema,
     org_role: orgRoleSchema.meta({ description: "The user's role in the organization" }),
+    api_keys: z.number().int().min(0).meta({
+      description: "Live personal API keys the member made in this workspace (revoked on removal)",
+    }),
     created_at: timestamp.meta({ description: "When the user joined this workspace" }),
   })
   .meta({ id: "Member" });
@@ -42,6 +45,27 @@ export const addedMember = z
   })
   .meta({ id: "AddedMember" });
 export type AddedMember = z.infer<typeof addedMember>;
+
+export const changedMember = member
+  .extend({
+    api_keys_narrowed: z.number().int().min(0).meta({
+      description: "How many of the member's personal API keys the change narrowed to the new role",
+    }),
+  })
+  .meta({ id: "ChangedMember" });
+export type ChangedMember = z.infer<typeof changedMember>;
+
+export const removedMember = z
+  .object({
+    user_id: uuid,
+    api_keys_revoked: z
+      .number()
+      .int()
+      .min(0)
+      .meta({ description: "How many personal API keys the member made here were revoked" }),
+  })
+  .meta({ id: "RemovedMember" });
+export type RemovedMember = z.infer<typeof removedMember>;
 
 export const changeRoleInput = z.object({ userId: uuid, role: roleSchema });
 export type ChangeRoleInput = z.infer<typeof changeRoleInput>;

@@ -13,8 +13,9 @@ export function testDb(): Db {
 }
 
 /**
- * Per workspace role one user and key; `admin` is also an organization admin. `workspaceAdmin`
- * is the admin of a second workspace of the same organization, and only an organization member.
+ * Per workspace role one user and their personal key; `admin` is also an organization admin.
+ * `workspaceAdmin` is the admin of a second workspace of the same organization, and only an
+ * organization member. The organization-scoped key is a service key.
  */
 type TenantRole = Role | "workspaceAdmin";
 
@@ -52,7 +53,11 @@ export async function createTenant(db: Db = testDb(), organizationId?: string): 
     const orgRole: OrgRole = tenantRole === "admin" ? "admin" : "member";
     const workspaceId = tenantRole === "workspaceAdmin" ? secondWorkspace.id : workspace.id;
     const user = await db.user.create({
-      data: { email: `${tenantRole}-${tag}@example.test`, name: `${tenantRole} ${tag}` },
+      // Lowercase, as the services store emails (sign-in looks them up lowercased).
+      data: {
+        email: `${tenantRole.toLowerCase()}-${tag}@example.test`,
+        name: `${tenantRole} ${tag}`,
+      },
     });
     await db.membership.create({ data: { userId: user.id, workspaceId, role } });
     if (orgRole !== "member")
@@ -65,6 +70,7 @@ export async function createTenant(db: Db = testDb(), organizationId?: string): 
         organizationId: org.id,
         workspaceId,
         name: `${tenantRole} key`,
+        kind: "personal",
         role,
         orgRole,
         prefix: key.prefix,
@@ -90,6 +96,7 @@ export async function createTenant(db: Db = testDb(), organizationId?: string): 
       organizationId: org.id,
       workspaceId: null,
       name: "org key",
+      kind: "service",
       role: "admin",
       orgRole: "admin",
       prefix: orgKey.prefix,

@@ -1,9 +1,12 @@
 import { beforeAll, describe, expect, inject, it } from "vitest";
+import { checkCredentials } from "../../src/server/auth/credentials";
+import { hashPassword, verifyPassword } from "../../src/server/auth/passwords";
 import { createTenant, testDb, type Tenant } from "../helpers/fixtures";
 import { cookiesOf, signedIn, signInAs, signInAttempt } from "../helpers/sign-in";
 
 // Issue 17: a user changes their own password (current one checked, other sessions ended), and
-// an account an admin created with a one-time password must get a new one first.
+// an account an admin created with a one-time password must get a new one first. Issue 28: the
+// current password cannot be guessed past the per-account sign-in limit.
 
 let tenant: Tenant;
 const base = () => inject("baseUrl");
@@ -95,6 +98,30 @@ describe("account.changePassword", () => {
     });
     expect(audit?.data).toEqual({ ended_sessions: 1, one_time: true });
     expect(JSON.stringify(audit)).not.toContain("a-brand-new-password");
+  });
+
+  it("wrong current passwords count against the account's sign-in limit (issue 28)", async () => {
+    const email = `guessed-${Date.now()}@example.test`;
+    const user = await testDb().user.update({
+      where: { id: (await createTenant()).userIds.viewer },
+      data: { email, passwordHash: await hashPassword("the-real-password") },
+    });
+    const cookie = await signInWith(email, "the-real-password");
+    const change = (current_password: string) =>
+      call("account.changePassword", cookie, { current_password, new_password: "taken-over-now" });
+    for (let i = 0; i < 10; i++)
+      expect((await change(`guess-${i}`)).status, `guess ${i}`).toBe(422);
+
+    const eleventh = await change("the-real-password");
+    expect(eleventh.status).toBe(429);
+    expect((await eleventh.json()).error).toMatchObject({
+      message: "Too many sign-in attempts for this account. Try again in a few minutes.",
+      data: { code: "TOO_MANY_REQUESTS" },
+    });
+    const stored = await testDb().user.findUniqueOrThrow({ where: { id: user.id } });
+    expect(await verifyPassword(stored.passwordHash, "the-real-password")).toBe(true);
+    // The same counter as sign-in's: the account is locked there too.
+    expect(await checkCredentials(testDb(), email, "the-real-password")).toBe("locked");
   });
 
   it("an account not made with a one-time password is not asked to change it", async () => {

@@ -93,6 +93,7 @@ describe("npm run hangar", { timeout: 180_000 }, () => {
       "ci",
     ]);
     expect(created.code).toBe(0);
+    expect(created.json).toMatchObject({ kind: "service", created_by: null });
     const key: string = created.json.key;
     expect(key).toMatch(/^hgr_/);
     expect((await api("/v2/tag-keys", { key })).status).toBe(200);
@@ -171,17 +172,40 @@ describe("npm run hangar", { timeout: 180_000 }, () => {
       "a-long-password",
     ]);
     expect(added.json.member).toMatchObject({ email, role: "viewer", org_role: "admin" });
-    const demoted = await hangar([
+    const demote = () =>
+      hangar([
+        "member",
+        "org-role",
+        "--workspace",
+        workspaceId,
+        "--user",
+        added.json.member.user_id,
+        "--org-role",
+        "member",
+      ]);
+    // The organization's only admin stays one until there is another (issue 28).
+    const lastAdmin = await demote();
+    expect(lastAdmin.code).toBe(1);
+    expect(JSON.parse(lastAdmin.stderr)).toEqual({
+      detail:
+        "An organization needs at least one admin or owner: make another member organization admin first.",
+      code: "bad_request",
+    });
+    const second = await hangar([
       "member",
-      "org-role",
+      "add",
       "--workspace",
       workspaceId,
-      "--user",
-      added.json.member.user_id,
+      "--email",
+      `cli-org2-${tag}@example.test`,
+      "--role",
+      "viewer",
       "--org-role",
-      "member",
+      "admin",
     ]);
-    expect(demoted.json).toMatchObject({ email, org_role: "member" });
+    expect(second.json.member).toMatchObject({ org_role: "admin" });
+    const demoted = await demote();
+    expect(demoted.json).toMatchObject({ email, org_role: "member", api_keys_narrowed: 0 });
     const bad = await hangar([
       "member",
       "org-role",

@@ -22,6 +22,7 @@ async function newKey() {
       organizationId: tenant.organizationId,
       workspaceId: tenant.workspaceId,
       name: "cached",
+      kind: "service",
       role: "viewer",
       prefix: key.prefix,
       keyHash: key.hash,
@@ -73,6 +74,7 @@ describe("API key cache", () => {
         organizationId: tenant.organizationId,
         workspaceId: tenant.workspaceId,
         name: "late",
+        kind: "service",
         role: "viewer",
         prefix: key.prefix,
         keyHash: key.hash,
@@ -81,11 +83,16 @@ describe("API key cache", () => {
     expect(await cache.find(testDb(), key.hash)).not.toBeNull();
   });
 
-  it("over HTTP: a key revoked in the database is refused at once", async () => {
+  it("over HTTP: a key revoked in the database is refused as soon as the news arrives", async () => {
     const key = await newKey();
     for (let i = 0; i < 3; i++)
       expect((await api("/v2/tag-keys", { key: key.key })).status).toBe(200);
     await testDb().apiKey.update({ where: { id: key.id }, data: { revokedAt: new Date() } });
-    expect((await api("/v2/tag-keys", { key: key.key })).status).toBe(401);
+    // The announcement reaches the server a moment after the commit (a request sent in that
+    // moment may still pass); well inside the cache's 5 s bound, only the announcement explains it.
+    await vi.waitUntil(
+      async () => (await api("/v2/tag-keys", { key: key.key })).status === 401,
+      { timeout: API_KEY_CACHE_TTL_MS / 2, interval: 20 },
+    );
   });
 });

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { generateApiKey } from "../../src/server/auth/api-keys";
+import { generateApiKey, hashApiKey } from "../../src/server/auth/api-keys";
 import { verifyPassword } from "../../src/server/auth/passwords";
 import { keepAdminPassword } from "../../src/server/db/local-secrets";
 import { bootstrap } from "../../src/server/services/bootstrap";
@@ -34,6 +34,27 @@ describe("bootstrap admin password", () => {
     expect(result?.generatedPassword).toBeNull();
     const user = await testDb().user.findUniqueOrThrow({ where: { email } });
     expect(await verifyPassword(user.passwordHash!, "configured-password-1")).toBe(true);
+  });
+
+  it("makes the bootstrap key a service key, and turns an earlier personal one into one", async () => {
+    const email = `boot-key-${Date.now().toString(36)}@example.test`;
+    const { key } = generateApiKey();
+    await bootstrap(testDb(), {
+      adminEmail: email,
+      adminPassword: "configured-password-1",
+      apiKey: key,
+    });
+    const where = { keyHash: hashApiKey(key) };
+    const service = { kind: "service", createdById: null, role: "admin", orgRole: "admin" };
+    expect(await testDb().apiKey.findUniqueOrThrow({ where })).toMatchObject(service);
+    // Earlier versions made it the admin user's (the migration then made it personal).
+    const admin = await testDb().user.findUniqueOrThrow({ where: { email } });
+    await testDb().apiKey.update({
+      where,
+      data: { kind: "personal", createdById: admin.id, role: "viewer", orgRole: "member" },
+    });
+    await bootstrap(testDb(), { adminEmail: email, apiKey: key });
+    expect(await testDb().apiKey.findUniqueOrThrow({ where })).toMatchObject(service);
   });
 
   it("keeps a generated password in the data folder, readable by its owner only", async () => {

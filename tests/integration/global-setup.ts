@@ -52,6 +52,8 @@ export default async function setup(project: TestProject) {
     // Hangar's registry (a real one, started by the registry test on this port; plain HTTP).
     HANGAR_REGISTRY_URL: `127.0.0.1:${registryPort}`,
     HANGAR_REGISTRY_API_URL: `http://127.0.0.1:${registryPort}`,
+    // Small, so a test's code host can serve a repository archive past it quickly.
+    HANGAR_CODEHOST_ARCHIVE_MAX_BYTES: String(4 * 1024 * 1024),
   };
   const server = await startServer(env);
   const codehost = await startCodehostServer();

@@ -135,7 +135,11 @@ describe("an instance on a Redis of its own", () => {
         results.push(await api("/v1/ping", { key, baseUrl: server.url }));
       return results;
     };
-    await sample(); // warm-up
+    // Warm-up, until the store answers: on a loaded machine a slow answer is an outage of its own.
+    let warm: ApiResponse | undefined;
+    for (let i = 0; i < 50 && !warm?.headers.get("ratelimit-policy"); i++)
+      warm = await api("/v1/ping", { key, baseUrl: server.url });
+    expect(warm!.headers.get("ratelimit-policy")).not.toBeNull();
     const logStart = server.output().length;
 
     redis.pause();

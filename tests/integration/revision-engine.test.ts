@@ -84,14 +84,14 @@ describe("a codehost deployment", () => {
     });
   });
 
-  it("fails CREATE_FAILED naming a missing graph config file", async () => {
+  it("fails BUILD_FAILED naming a graph config file the repository lacks", async () => {
     const created = await createCodehostDeployment(tenant.keys.editor, host, integrationId, {
       repo: "Zeta/no-config",
     });
     const revision = await waitForRevision(created.latest_revision_id);
-    expect(revision.status).toBe("CREATE_FAILED");
+    expect(revision.status).toBe("BUILD_FAILED");
     expect(revision.statusMessage).toBe(
-      `Graph config "langgraph.json" not found in Zeta/no-config at ${branchSha("Zeta", "no-config", "main")}`,
+      `langgraph.json: not found in the repository at ${branchSha("Zeta", "no-config", "main")} (graph_config_path)`,
     );
   });
 });

@@ -122,5 +122,9 @@ describe("limiter", () => {
     reporter.succeeded();
     expect(info).toHaveBeenCalledTimes(1);
     expect(info.mock.calls[0]![0]).toContain("recovered");
+    // A new outage is reported at once, however soon after the last one.
+    reporter.failed(new Error("connect ECONNREFUSED"), false);
+    reporter.failed(new Error("connect ECONNREFUSED"), false);
+    expect(warn).toHaveBeenCalledTimes(2);
   });
 });

@@ -4,6 +4,7 @@ import { AuthError } from "next-auth";
 import { z } from "zod";
 import { OIDC_PROVIDER_ID } from "./oidc";
 import { signIn, signOut, unstable_update } from "./nextauth";
+import { TOO_MANY_ATTEMPTS } from "./sign-in-limit";
 
 // Server actions behind the sign-in form, the SSO button, sign-out and the workspace switcher.
 
@@ -26,7 +27,7 @@ export async function signInWithPassword(_prev: SignInState, data: FormData): Pr
       const tooMany = (error as { code?: string }).code === "too_many_attempts";
       return {
         error: tooMany
-          ? "Too many sign-in attempts for this account. Try again in a few minutes."
+          ? TOO_MANY_ATTEMPTS
           : error.type === "CredentialsSignin"
             ? "Incorrect email or password."
             : "Sign-in failed. Try again.",

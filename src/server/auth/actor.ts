@@ -31,6 +31,9 @@ export function hasRole(actor: Actor, min: Role): boolean {
   return rank[actor.role] >= rank[min];
 }
 
+/** The lower of two workspace roles (a personal key acts with at most its maker's). */
+export const lowerRole = (a: Role, b: Role): Role => (rank[a] <= rank[b] ? a : b);
+
 /** Throws 403 unless the actor holds at least `min`. Viewers may only read. */
 export function requireRole(actor: Actor, min: Role): void {
   if (!hasRole(actor, min)) {
@@ -43,6 +46,8 @@ const orgRank: Record<OrgRole, number> = { member: 0, admin: 1, owner: 2 };
 export function hasOrgRole(actor: Actor, min: OrgRole): boolean {
   return orgRank[actor.orgRole] >= orgRank[min];
 }
+
+export const lowerOrgRole = (a: OrgRole, b: OrgRole): OrgRole => (orgRank[a] <= orgRank[b] ? a : b);
 
 /** Throws 403 unless the actor holds at least `min` in the organization. */
 export function requireOrgRole(actor: Actor, min: OrgRole): void {

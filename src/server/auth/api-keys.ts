@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import type { DbClient } from "@/server/db";
 import { sha256Hex } from "@/server/crypto";
 import { AppError } from "@/server/errors";
-import type { Actor } from "./actor";
-import { findApiKeyByHash } from "./api-key-cache";
+import { lowerOrgRole, lowerRole, type Actor } from "./actor";
+import { findApiKeyByHash, type KeyRecord } from "./api-key-cache";
 
 export const API_KEY_PREFIX = "hgr_";
 
@@ -21,9 +21,23 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
+ * What a key may do now: a service key its own roles; a personal key at most its maker's current
+ * roles, and nothing once the maker has left the key's workspace (contract section 2).
+ */
+function rolesOf(record: KeyRecord): Pick<Actor, "role" | "orgRole"> | null {
+  if (record.kind === "service") return { role: record.role, orgRole: record.orgRole };
+  if (!record.maker) return null;
+  return {
+    role: lowerRole(record.role, record.maker.role),
+    orgRole: lowerOrgRole(record.orgRole, record.maker.orgRole),
+  };
+}
+
+/**
  * Resolves an X-Api-Key (and X-Tenant-Id for organization keys) to an actor. The lookup is by
  * the key's SHA-256, so no comparison of the secret itself depends on its content. Verified keys
- * are cached briefly; a revocation still takes effect at once (see api-key-cache.ts).
+ * are cached briefly; a revocation or a change of the maker's roles still takes effect at once
+ * (see api-key-cache.ts).
  */
 export async function actorFromApiKey(
   db: DbClient,
@@ -31,7 +45,8 @@ export async function actorFromApiKey(
   tenantId: string | null,
 ): Promise<Actor> {
   const record = await findApiKeyByHash(db, hashApiKey(key));
-  if (!record || record.revokedAt) throw new AppError("unauthorized", "Invalid API key");
+  const roles = record && !record.revokedAt ? rolesOf(record) : null;
+  if (!record || !roles) throw new AppError("unauthorized", "Invalid API key");
 
   let workspaceId = record.workspaceId;
   if (!workspaceId) {
@@ -63,7 +78,6 @@ export async function actorFromApiKey(
     apiKeyId: record.id,
     organizationId: record.organizationId,
     workspaceId,
-    role: record.role,
-    orgRole: record.orgRole,
+    ...roles,
   };
 }

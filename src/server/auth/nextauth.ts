@@ -1,14 +1,18 @@
-import NextAuth, { type NextAuthConfig } from "next-auth";
+import NextAuth, { CredentialsSignin, type NextAuthConfig } from "next-auth";
 import { NextRequest } from "next/server";
 import Credentials from "next-auth/providers/credentials";
 import { z } from "zod";
 import { env } from "@/env";
 import { getDb } from "@/server/db";
 import { publicOrigin } from "@/server/public-origin";
+import { checkCredentials } from "./credentials";
 import { hangarUserIdForOidc, OIDC_PROVIDER_ID, oidcProvider } from "./oidc";
-import { verifyPassword } from "./passwords";
 import { endSession, sessionIsLive, startSession } from "./session-store";
-import { assertSignInAllowed, countSignInFailure } from "./sign-in-limit";
+
+/** The account has too many recent failures (sign-in-limit.ts): the form says so. */
+class TooManySignInAttempts extends CredentialsSignin {
+  code = "too_many_attempts";
+}
 
 /** The signing-in browser's User-Agent, shown in Settings > Sessions (none outside a request). */
 async function userAgent(): Promise<string | null> {
@@ -44,18 +48,9 @@ const config: NextAuthConfig = {
       async authorize(raw) {
         const parsed = credentials.safeParse(raw);
         if (!parsed.success) return null;
-        await assertSignInAllowed(parsed.data.email);
-        const user = await getDb().user.findUnique({
-          where: { email: parsed.data.email.toLowerCase() },
-        });
-        if (
-          !user?.passwordHash ||
-          !(await verifyPassword(user.passwordHash, parsed.data.password))
-        ) {
-          await countSignInFailure(parsed.data.email);
-          return null;
-        }
-        return { id: user.id, email: user.email, name: user.name };
+        const user = await checkCredentials(getDb(), parsed.data.email, parsed.data.password);
+        if (user === "locked") throw new TooManySignInAttempts();
+        return user;
       },
     }),
     ...[oidcProvider()].filter((p) => p !== null),

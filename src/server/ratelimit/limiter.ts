@@ -26,7 +26,10 @@ export interface LimiterConfig {
 
 const FAILURE_LOG_INTERVAL_MS = 30_000;
 
-/** Logs a store failure at most once per interval (with how many it skipped), and recovery once. */
+/**
+ * Logs the first failure of every outage at once, further failures of the same outage at most
+ * once per interval (with how many it skipped), and each recovery once.
+ */
 export class FailureReporter {
   private lastLogged = 0;
   private skipped = 0;
@@ -35,9 +38,10 @@ export class FailureReporter {
   constructor(private readonly intervalMs = FAILURE_LOG_INTERVAL_MS) {}
 
   failed(error: unknown, failClosed: boolean): void {
+    const newOutage = !this.failing;
     this.failing = true;
     const now = Date.now();
-    if (now - this.lastLogged < this.intervalMs) {
+    if (!newOutage && now - this.lastLogged < this.intervalMs) {
       this.skipped++;
       return;
     }

@@ -1,8 +1,9 @@
 import type { ChangedPassword, ChangePasswordInput } from "@/schemas/account";
 import type { Actor } from "@/server/auth/actor";
 import { hashPassword, verifyPassword } from "@/server/auth/passwords";
+import { countSignInFailure, signInLocked, TOO_MANY_ATTEMPTS } from "@/server/auth/sign-in-limit";
 import type { Db } from "@/server/db";
-import { invalidField, notFound } from "@/server/errors";
+import { AppError, invalidField, notFound } from "@/server/errors";
 import { recordAudit } from "./audit/record";
 
 // The signed-in user's own password: changed here, and required after a one-time password.
@@ -10,6 +11,8 @@ import { recordAudit } from "./audit/record";
 /**
  * Checks the current password, stores the new one, clears the one-time flag and ends every
  * other session of the user (a stolen cookie stops working); the current browser stays in.
+ * Wrong current passwords count against the account's sign-in limit, which also holds here: a
+ * stolen session cannot guess its way to the password.
  */
 export async function changePassword(
   db: Db,
@@ -18,8 +21,11 @@ export async function changePassword(
 ): Promise<ChangedPassword> {
   const user = actor.userId ? await db.user.findUnique({ where: { id: actor.userId } }) : null;
   if (!user) throw notFound("No signed-in user.");
-  if (!user.passwordHash || !(await verifyPassword(user.passwordHash, input.current_password)))
+  if (await signInLocked(user.email)) throw new AppError("rate_limited", TOO_MANY_ATTEMPTS);
+  if (!(await verifyPassword(user.passwordHash, input.current_password))) {
+    await countSignInFailure(user.email);
     throw invalidField(["current_password"], "The current password is not correct.");
+  }
   const passwordHash = await hashPassword(input.new_password);
   return db.$transaction(async (tx) => {
     await tx.user.update({

@@ -2,13 +2,14 @@ import type { Prisma } from "@/generated/prisma/client";
 import { requireOrgRole, requireRole, type Actor } from "@/server/auth/actor";
 import { generateApiKey } from "@/server/auth/api-keys";
 import type { Db, DbClient } from "@/server/db";
-import { notFound } from "@/server/errors";
+import { badRequest, notFound } from "@/server/errors";
 import type { ApiKey, CreateApiKeyInput, CreatedApiKey } from "@/schemas/api-keys";
 import { recordAudit, type AuditEntry } from "./audit/record";
 import { operatorActor, recordOrganizationAudit, type Operator } from "./operator";
 import { getOrganization } from "./organizations";
 
 // Admins manage their workspace's keys; organization-scoped keys are the operator's (admin command).
+// A personal key is its maker's (api-key-makers.ts follows their roles); a service key has none.
 
 const withCreator = { createdBy: { select: { id: true, email: true } } } as const;
 type ApiKeyRow = Prisma.ApiKeyGetPayload<{ include: typeof withCreator }>;
@@ -18,6 +19,7 @@ const iso = (d: Date | null) => d?.toISOString() ?? null;
 const toApiKey = (row: ApiKeyRow): ApiKey => ({
   id: row.id,
   name: row.name,
+  kind: row.kind,
   role: row.role,
   org_role: row.orgRole === "member" ? "member" : "admin",
   prefix: row.prefix,
@@ -40,6 +42,7 @@ async function insertApiKey(
       data: {
         ...scope,
         name: input.name,
+        kind: input.kind,
         role: input.role,
         orgRole: input.org_role ?? "member",
         prefix,
@@ -51,7 +54,7 @@ async function insertApiKey(
       action: "api_key.create",
       targetType: "api_key",
       targetId: row.id,
-      data: { name: row.name, role: row.role, org_role: row.orgRole, prefix },
+      data: { name: row.name, kind: row.kind, role: row.role, org_role: row.orgRole, prefix },
     });
     return { ...toApiKey(row), key };
   });
@@ -97,10 +100,13 @@ export async function createApiKey(
   requireRole(actor, "admin");
   // Only an organization admin hands out organization admin rights.
   if (input.org_role === "admin") requireOrgRole(actor, "admin");
+  const personal = input.kind === "personal";
+  if (personal && (actor.kind !== "user" || !actor.userId))
+    throw badRequest("A personal key needs a signed-in user to belong to: make a service key.");
   const scope = {
     organizationId: actor.organizationId,
     workspaceId: actor.workspaceId,
-    createdById: actor.userId,
+    createdById: personal ? actor.userId : null,
   };
   return insertApiKey(db, scope, input, (tx, entry) => recordAudit(tx, actor, entry));
 }
@@ -116,16 +122,16 @@ export async function revokeApiKey(db: Db, actor: Actor, id: string): Promise<Ap
   return markRevoked(db, row, (tx, entry) => recordAudit(tx, actor, entry));
 }
 
-/** Operator only: a key for every workspace of the organization (callers send X-Tenant-Id). */
+/** Operator only: a service key for every workspace of the organization (callers send X-Tenant-Id). */
 export async function createOrganizationApiKey(
   db: Db,
   operator: Operator,
   organizationId: string,
-  input: CreateApiKeyInput,
+  input: Omit<CreateApiKeyInput, "kind">,
 ): Promise<CreatedApiKey> {
   await getOrganization(db, organizationId);
   const scope = { organizationId, workspaceId: null, createdById: null };
-  return insertApiKey(db, scope, input, (tx, entry) =>
+  return insertApiKey(db, scope, { ...input, kind: "service" }, (tx, entry) =>
     recordOrganizationAudit(tx, operator, organizationId, entry),
   );
 }

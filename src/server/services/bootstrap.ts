@@ -63,22 +63,31 @@ export async function bootstrap(
       update: {},
     });
 
+    // The bootstrap key is a service key: it answers to the configuration, not to a person
+    // (earlier versions made it the admin user's, or an organization member).
     if (options.apiKey) {
       const keyHash = hashApiKey(options.apiKey);
       const existing = await tx.apiKey.findUnique({ where: { keyHash } });
-      if (existing && existing.orgRole === "member") {
-        await tx.apiKey.update({ where: { id: existing.id }, data: { orgRole: "admin" } });
+      const service = {
+        kind: "service",
+        createdById: null,
+        role: "admin",
+        orgRole: "admin",
+      } as const;
+      const differs = (Object.keys(service) as (keyof typeof service)[]).some(
+        (field) => existing?.[field] !== service[field],
+      );
+      if (existing && differs) {
+        await tx.apiKey.update({ where: { id: existing.id }, data: service });
       } else if (!existing) {
         await tx.apiKey.create({
           data: {
+            ...service,
             organizationId: organization.id,
             workspaceId: workspace.id,
             name: "Bootstrap key",
-            role: "admin",
-            orgRole: "admin",
             prefix: options.apiKey.slice(0, 12),
             keyHash,
-            createdById: admin.id,
           },
         });
       }

@@ -7,21 +7,38 @@ import { badRequest, conflict, isUniqueViolation, notFound } from "@/server/erro
 import type {
   AddedMember,
   AddMemberInput,
+  ChangedMember,
   ChangeRoleInput,
   Member,
+  RemovedMember,
   SetOrgRoleInput,
 } from "@/schemas/members";
+import { narrowKeysToOrgRole, narrowKeysToRole, revokeKeysOf } from "./api-key-makers";
 import { recordAudit } from "./audit/record";
+import { assertOrganizationKeepsAdmins, lockOrganization } from "./organization-admins";
 
-// Any member reads the member list; admins add, re-role and remove. A workspace keeps an admin.
+// Any member reads the member list; admins add, re-role and remove. A workspace keeps an admin,
+// an organization an admin or owner; a member's personal API keys follow their roles.
 
-const withUser = {
-  user: {
-    select: { email: true, name: true, orgRoles: { select: { organizationId: true, role: true } } },
-  },
-  workspace: { select: { organizationId: true } },
-} as const;
-type MembershipRow = Prisma.MembershipGetPayload<{ include: typeof withUser }>;
+const withUser = (workspaceId: string) =>
+  ({
+    user: {
+      select: {
+        email: true,
+        name: true,
+        orgRoles: { select: { organizationId: true, role: true } },
+        _count: {
+          select: { apiKeys: { where: { workspaceId, kind: "personal", revokedAt: null } } },
+        },
+      },
+    },
+    workspace: { select: { organizationId: true } },
+  }) satisfies Prisma.MembershipInclude;
+type MembershipRow = Prisma.MembershipGetPayload<{ include: ReturnType<typeof withUser> }>;
+
+/** For an audit event's data: how many of the member's keys the change touched, if any. */
+const keysTouched = (what: "narrowed" | "revoked", count: number) =>
+  count ? { [`api_keys_${what}`]: count } : {};
 
 const toMember = (row: MembershipRow): Member => ({
   user_id: row.userId,
@@ -31,13 +48,14 @@ const toMember = (row: MembershipRow): Member => ({
   org_role:
     row.user.orgRoles.find((r) => r.organizationId === row.workspace.organizationId)?.role ??
     "member",
+  api_keys: row.user._count.apiKeys,
   created_at: row.createdAt.toISOString(),
 });
 
 export async function listMembers(db: Db, actor: Actor): Promise<Member[]> {
   const rows = await db.membership.findMany({
     where: { workspaceId: actor.workspaceId },
-    include: withUser,
+    include: withUser(actor.workspaceId),
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
   });
   return rows.map(toMember);
@@ -45,33 +63,26 @@ export async function listMembers(db: Db, actor: Actor): Promise<Member[]> {
 
 /**
  * Sets a workspace member's organization role. Organization admins grant admin and member;
- * only owners grant or take away owner, and an organization keeps its last owner.
+ * only owners grant or take away owner; an organization keeps an owner once it has one, and an
+ * admin or owner. The member's personal keys lose organization admin with them.
  */
 export async function setOrganizationRole(
   db: Db,
   actor: Actor,
   input: SetOrgRoleInput,
-): Promise<Member> {
+): Promise<ChangedMember> {
   requireOrgRole(actor, "admin");
   return db.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT id FROM organizations WHERE id = ${actor.organizationId}::uuid FOR UPDATE`;
+    await lockOrganization(tx, actor.organizationId);
     const row = await tx.membership.findUnique({
       where: { userId_workspaceId: { userId: input.userId, workspaceId: actor.workspaceId } },
-      include: withUser,
+      include: withUser(actor.workspaceId),
     });
     if (!row) throw notFound(`Member ${input.userId} not found.`);
     const from = toMember(row).org_role;
-    if (from === input.role) return toMember(row);
+    if (from === input.role) return { ...toMember(row), api_keys_narrowed: 0 };
     if (from === "owner" || input.role === "owner") requireOrgRole(actor, "owner");
-    if (from === "owner") {
-      const owners = await tx.organizationMember.count({
-        where: { organizationId: actor.organizationId, role: "owner" },
-      });
-      if (owners <= 1)
-        throw badRequest(
-          "An organization keeps at least one owner: make another member owner first.",
-        );
-    }
+    await assertOrganizationKeepsAdmins(tx, actor.organizationId, row.userId, from, input.role);
     const key = {
       organizationId_userId: { organizationId: actor.organizationId, userId: row.userId },
     };
@@ -83,13 +94,14 @@ export async function setOrganizationRole(
         create: { organizationId: actor.organizationId, userId: row.userId, role: input.role },
         update: { role: input.role },
       });
+    const narrowed = await narrowKeysToOrgRole(tx, actor, row.userId, input.role);
     await recordAudit(tx, actor, {
       action: "member.change_org_role",
       targetType: "user",
       targetId: row.userId,
-      data: { email: row.user.email, from, to: input.role },
+      data: { email: row.user.email, from, to: input.role, ...keysTouched("narrowed", narrowed) },
     });
-    return { ...toMember(row), org_role: input.role };
+    return { ...toMember(row), org_role: input.role, api_keys_narrowed: narrowed };
   });
 }
 
@@ -118,7 +130,7 @@ export async function addMember(db: Db, actor: Actor, input: AddMemberInput): Pr
         }));
       const row = await tx.membership.create({
         data: { userId: user.id, workspaceId: actor.workspaceId, role: input.role },
-        include: withUser,
+        include: withUser(actor.workspaceId),
       });
       await recordAudit(tx, actor, {
         action: "member.add",
@@ -144,7 +156,7 @@ async function lockedMembership(db: DbClient, actor: Actor, userId: string) {
   await db.$queryRaw`SELECT id FROM workspaces WHERE id = ${actor.workspaceId}::uuid FOR UPDATE`;
   const row = await db.membership.findUnique({
     where: { userId_workspaceId: { userId, workspaceId: actor.workspaceId } },
-    include: withUser,
+    include: withUser(actor.workspaceId),
   });
   if (!row) throw notFound(`Member ${userId} not found.`);
   return row;
@@ -159,39 +171,76 @@ async function assertAnotherAdmin(db: DbClient, row: MembershipRow): Promise<voi
     throw badRequest("A workspace needs at least one admin: make another member admin first.");
 }
 
-export async function changeRole(db: Db, actor: Actor, input: ChangeRoleInput): Promise<Member> {
+/** A lower role narrows the member's personal keys in this workspace to it. */
+export async function changeRole(
+  db: Db,
+  actor: Actor,
+  input: ChangeRoleInput,
+): Promise<ChangedMember> {
   requireRole(actor, "admin");
   return db.$transaction(async (tx) => {
     const row = await lockedMembership(tx, actor, input.userId);
-    if (row.role === input.role) return toMember(row);
+    if (row.role === input.role) return { ...toMember(row), api_keys_narrowed: 0 };
     if (input.role !== "admin") await assertAnotherAdmin(tx, row);
     const updated = await tx.membership.update({
       where: { id: row.id },
       data: { role: input.role },
-      include: withUser,
+      include: withUser(actor.workspaceId),
     });
+    const narrowed = await narrowKeysToRole(tx, actor, row.userId, input.role);
     await recordAudit(tx, actor, {
       action: "member.change_role",
       targetType: "user",
       targetId: row.userId,
-      data: { email: row.user.email, from: row.role, to: updated.role },
+      data: {
+        email: row.user.email,
+        from: row.role,
+        to: updated.role,
+        ...keysTouched("narrowed", narrowed),
+      },
     });
-    return toMember(updated);
+    return { ...toMember(updated), api_keys_narrowed: narrowed };
   });
 }
 
-/** The user's API keys stay: keys belong to the workspace, and admins revoke them separately. */
-export async function removeMember(db: Db, actor: Actor, userId: string): Promise<void> {
+/**
+ * Removes the member and revokes the personal keys they made here (service keys stay). Their
+ * last workspace in the organization takes their organization role too, unless it is the last.
+ */
+export async function removeMember(db: Db, actor: Actor, userId: string): Promise<RemovedMember> {
   requireRole(actor, "admin");
-  await db.$transaction(async (tx) => {
+  return db.$transaction(async (tx) => {
     const row = await lockedMembership(tx, actor, userId);
     await assertAnotherAdmin(tx, row);
+    await lockOrganization(tx, actor.organizationId);
+    const orgRole = toMember(row).org_role;
+    const elsewhere = await tx.membership.count({
+      where: {
+        userId,
+        workspaceId: { not: row.workspaceId },
+        workspace: { organizationId: actor.organizationId },
+      },
+    });
+    const leavesOrganization = elsewhere === 0 && orgRole !== "member";
+    if (leavesOrganization) {
+      await assertOrganizationKeepsAdmins(tx, actor.organizationId, userId, orgRole, null);
+      await tx.organizationMember.deleteMany({
+        where: { organizationId: actor.organizationId, userId },
+      });
+    }
     await tx.membership.delete({ where: { id: row.id } });
+    const revoked = await revokeKeysOf(tx, actor, userId);
     await recordAudit(tx, actor, {
       action: "member.remove",
       targetType: "user",
       targetId: row.userId,
-      data: { email: row.user.email, role: row.role },
+      data: {
+        email: row.user.email,
+        role: row.role,
+        ...keysTouched("revoked", revoked),
+        ...(leavesOrganization ? { org_role: orgRole } : {}),
+      },
     });
+    return { user_id: userId, api_keys_revoked: revoked };
   });
 }

@@ -6,7 +6,7 @@ import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { derivedKey } from "@/server/crypto";
 import { signUpload } from "./signed-url";
-import { UploadTooLarge, UPLOAD_PATH, type UploadStore } from "./types";
+import { BUILD_CONTEXT_PATH, UploadTooLarge, UPLOAD_PATH, type UploadStore } from "./types";
 
 // Uploads in a folder under HANGAR_DATA_DIR (mode 0700), each file AES-256-GCM encrypted
 // (iv | ciphertext | tag, mode 0600), PUT through Hangar's own signed route.
@@ -31,7 +31,8 @@ function limit(max: number) {
 
 export function localUploadStore(root: string): UploadStore {
   const fileOf = (objectPath: string) => {
-    if (!UPLOAD_PATH.test(objectPath)) throw new Error(`Not an upload path: ${objectPath}`);
+    if (!UPLOAD_PATH.test(objectPath) && !BUILD_CONTEXT_PATH.test(objectPath))
+      throw new Error(`Not an upload path: ${objectPath}`);
     return path.join(root, objectPath);
   };
   return {

@@ -36,6 +36,11 @@ export const UPLOAD_PATH = /^deployments\/([0-9a-f-]{36})\/uploads\/([0-9a-f-]{3
 export const uploadPathOf = (deploymentId: string, uploadId: string) =>
   `deployments/${deploymentId}/uploads/${uploadId}.tar.gz`;
 
+/** A Kubernetes build's context (the prepared folder, packed): `build-contexts/<id>.tar.gz`. */
+export const BUILD_CONTEXT_PATH = /^build-contexts\/([0-9a-f-]{36})\.tar\.gz$/;
+
+export const buildContextPathOf = (contextId: string) => `build-contexts/${contextId}.tar.gz`;
+
 /** The deployment an object path belongs to, or null when it is not an upload path. */
 export function uploadOwner(objectPath: string): string | null {
   return UPLOAD_PATH.exec(objectPath)?.[1] ?? null;

@@ -56,34 +56,33 @@ describe("the code-host source driver", () => {
     integration: { id: "i" } as CodehostIntegration,
     repoUrl: "http://host/acme/bot",
     repoRef: "refs/heads/main",
-    graphConfigPath: "graph/langgraph.json",
     pinnedSha: null,
   };
-  const client = (branches: Record<string, string>, files: string[]) => () => ({
+  const unused = async (): Promise<never> => {
+    throw new Error("the source step reads no file: the build reads the repository's archive");
+  };
+  const client = (branches: Record<string, string>) => () => ({
     checkAccess: async () => ({ ok: true as const }),
     listRepositories: async () => [],
     getBranchCommit: async (_o: string, _r: string, branch: string) => branches[branch] ?? null,
-    fileExists: async (_o: string, _r: string, file: string) => files.includes(file),
+    fileExists: unused,
+    downloadArchive: unused,
   });
 
-  it("resolves the branch (refs/heads/ or bare) and checks the graph config at that commit", async () => {
-    const driver = codehostSource(client({ main: "c0ffee" }, ["graph/langgraph.json"]));
+  it("resolves the branch (refs/heads/ or bare) to a commit, leaving the graph config to the build", async () => {
+    const driver = codehostSource(client({ main: "c0ffee" }));
     expect((await driver.resolve(input)).commitSha).toBe("c0ffee");
     expect((await driver.resolve({ ...input, repoRef: "main" })).commitSha).toBe("c0ffee");
     expect((await driver.resolve({ ...input, pinnedSha: "abc1234" })).commitSha).toBe("abc1234");
   });
 
-  it("fails saying which branch or file is missing", async () => {
-    const noBranch = codehostSource(client({}, []));
+  it("fails saying which branch is missing", async () => {
+    const noBranch = codehostSource(client({}));
     await expect(noBranch.resolve(input)).rejects.toThrow('Branch "main" not found in acme/bot');
-    const noFile = codehostSource(client({ main: "c0ffee" }, []));
-    await expect(noFile.resolve(input)).rejects.toThrow(
-      'Graph config "graph/langgraph.json" not found in acme/bot at c0ffee',
-    );
   });
 
   it("has nothing to resolve for other sources", async () => {
-    const driver = codehostSource(client({}, []));
+    const driver = codehostSource(client({}));
     expect(await driver.resolve({ ...input, source: "internal_container" })).toEqual({
       commitSha: null,
       lines: [],
@@ -115,5 +114,11 @@ describe("driversFromEnv", () => {
     );
     const selected = driversFromEnv({ HANGAR_KUBECONFIG: file });
     expect((await selected).deployer.name).toBe("kubernetes");
+  });
+
+  it("refuses HANGAR_BUILDER=kubernetes without a kubeconfig", async () => {
+    await expect(
+      driversFromEnv({ HANGAR_KUBECONFIG: undefined, HANGAR_BUILDER: "kubernetes" }),
+    ).rejects.toThrow("HANGAR_BUILDER=kubernetes builds in a cluster: set HANGAR_KUBECONFIG.");
   });
 });

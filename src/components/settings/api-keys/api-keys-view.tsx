@@ -15,7 +15,7 @@ import { Table, Td, Th, Tr } from "@/components/ui/table";
 import type { ApiKey, CreatedApiKey } from "@/schemas/api-keys";
 import { useTRPC } from "@/trpc/react";
 import { roleLabels } from "../role-notice";
-import { CreateKeyDialog } from "./create-key-dialog";
+import { CreateKeyDialog, keyKindLabels } from "./create-key-dialog";
 import { KeyCreatedDialog } from "./key-created-dialog";
 
 export function ApiKeysView() {
@@ -54,6 +54,7 @@ export function ApiKeysView() {
           <tr>
             <Th>Name</Th>
             <Th>Prefix</Th>
+            <Th>Kind</Th>
             <Th>Role</Th>
             <Th>Created</Th>
             <Th>Last used</Th>
@@ -68,6 +69,7 @@ export function ApiKeysView() {
             <Tr key={k.id}>
               <Td className="font-medium">{k.name}</Td>
               <Td className="font-mono text-[13px]">{k.prefix}…</Td>
+              <Td>{keyKindLabels[k.kind]}</Td>
               <Td>{roleLabels[k.role]}</Td>
               <Td className="text-zinc-600 dark:text-zinc-400">
                 <RelativeTime iso={k.created_at} />
@@ -108,7 +110,8 @@ export function ApiKeysView() {
       <div className="flex items-center justify-between gap-4">
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
           Keys authenticate REST calls with <code className="font-mono text-xs">X-Api-Key</code>. A
-          key is shown once, when it is created.
+          key is shown once, when it is created. A personal key never does more than its maker may
+          now, and stops when they leave; a service key belongs to the workspace.
         </p>
         <Button onClick={() => setCreating(true)}>
           <Plus aria-hidden className="size-4" />

@@ -15,6 +15,8 @@ import { createApiKeyInput, type CreateApiKeyInput, type CreatedApiKey } from "@
 import { useTRPC } from "@/trpc/react";
 import { roleLabels, roles } from "../role-notice";
 
+export const keyKindLabels = { personal: "Personal", service: "Service" } as const;
+
 export function CreateKeyDialog({
   open,
   onClose,
@@ -28,7 +30,7 @@ export function CreateKeyDialog({
   const queryClient = useQueryClient();
   const form = useForm<z.input<typeof createApiKeyInput>, unknown, CreateApiKeyInput>({
     resolver: zodResolver(createApiKeyInput, formErrors),
-    defaultValues: { name: "", role: "viewer", org_role: "member" },
+    defaultValues: { name: "", kind: "personal", role: "viewer", org_role: "member" },
   });
   const create = useMutation(
     trpc.apiKeys.create.mutationOptions({
@@ -62,6 +64,21 @@ export function CreateKeyDialog({
         >
           {(aria) => (
             <Input {...aria} data-autofocus autoComplete="off" {...form.register("name")} />
+          )}
+        </FormField>
+        <FormField
+          id="key-kind"
+          label="Kind"
+          hint="Personal: yours, never above your own role, revoked if you leave. Service: the workspace's, for CI and tools; it outlives people."
+        >
+          {(aria) => (
+            <Select {...aria} className="w-full" {...form.register("kind")}>
+              {(["personal", "service"] as const).map((k) => (
+                <option key={k} value={k}>
+                  {keyKindLabels[k]}
+                </option>
+              ))}
+            </Select>
           )}
         </FormField>
         <FormField

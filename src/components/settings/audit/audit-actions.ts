@@ -3,6 +3,7 @@ export const auditActionWords = {
   "agent_connection.create": "Connected an agent",
   "agent_connection.delete": "Disconnected an agent",
   "api_key.create": "Created an API key",
+  "api_key.narrow": "Narrowed an API key",
   "api_key.revoke": "Revoked an API key",
   "codehost_integration.create": "Added a code-host integration",
   "codehost_integration.delete": "Deleted a code-host integration",

@@ -16,6 +16,11 @@ import { useTRPC } from "@/trpc/react";
 import { orgRoleLabels, orgRoles, roleLabels, roles } from "../role-notice";
 import { AddMemberForm } from "./add-member-form";
 
+const keys = (n: number) => `${n} API key${n === 1 ? "" : "s"}`;
+/** What a change did to the member's personal keys, for the toast ("" when nothing). */
+const narrowedWords = (n: number, to: string) =>
+  n ? `; ${keys(n)} they made ${n === 1 ? "was" : "were"} narrowed to ${to}` : "";
+
 export function MembersView({
   isAdmin,
   myUserId,
@@ -33,7 +38,7 @@ export function MembersView({
   const changeRole = useMutation(
     trpc.members.changeRole.mutationOptions({
       onSuccess: async (m) => {
-        toast.success(`${m.email} is now ${m.role}`);
+        toast.success(`${m.email} is now ${m.role}${narrowedWords(m.api_keys_narrowed, m.role)}`);
         await refresh();
       },
       // The select shows the server's value again after a refused change (e.g. the last admin).
@@ -46,7 +51,10 @@ export function MembersView({
   const setOrgRole = useMutation(
     trpc.members.setOrgRole.mutationOptions({
       onSuccess: async (m) => {
-        toast.success(`${m.email} is now organization ${m.org_role}`);
+        toast.success(
+          `${m.email} is now organization ${m.org_role}` +
+            narrowedWords(m.api_keys_narrowed, `organization ${m.org_role}`),
+        );
         await refresh();
       },
       onError: async (error) => {
@@ -60,8 +68,11 @@ export function MembersView({
   const grantable = orgRoles.filter((r) => myOrgRole === "owner" || r !== "owner");
   const remove = useMutation(
     trpc.members.remove.mutationOptions({
-      onSuccess: async () => {
-        toast.success(`Removed ${removing?.email}`);
+      onSuccess: async ({ api_keys_revoked: revoked }) => {
+        toast.success(
+          `Removed ${removing?.email}` +
+            (revoked ? ` and revoked ${keys(revoked)} they made here` : ""),
+        );
         setRemoving(null);
         await refresh();
       },
@@ -107,6 +118,11 @@ export function MembersView({
                   {m.name && (
                     <span className="block text-xs text-zinc-600 dark:text-zinc-400">
                       {m.email}
+                    </span>
+                  )}
+                  {isAdmin && m.api_keys > 0 && (
+                    <span className="block text-xs text-zinc-600 dark:text-zinc-400">
+                      {keys(m.api_keys)} made here
                     </span>
                   )}
                 </Td>
@@ -188,7 +204,12 @@ export function MembersView({
         pendingLabel="Removing…"
         open={!!removing}
         title="Remove member"
-        description={`${removing?.email} loses access to this workspace. Their account stays.`}
+        description={
+          `${removing?.email} loses access to this workspace. Their account stays.` +
+          (removing?.api_keys
+            ? ` The ${keys(removing.api_keys)} they made here will be revoked; service keys stay.`
+            : "")
+        }
         confirmLabel="Remove member"
         pending={remove.isPending}
         onConfirm={() => removing && remove.mutate({ userId: removing.user_id })}

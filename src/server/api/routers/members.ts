@@ -2,9 +2,11 @@ import { z } from "zod";
 import {
   addedMember,
   addMemberInput,
+  changedMember,
   changeRoleInput,
   member,
   memberIdInput,
+  removedMember,
   setOrgRoleInput,
 } from "@/schemas/members";
 import * as members from "@/server/services/members";
@@ -20,13 +22,14 @@ export const membersRouter = createRouter({
     .mutation(({ ctx, input }) => members.addMember(ctx.db, ctx.actor, input)),
   changeRole: workspaceProcedure
     .input(changeRoleInput)
-    .output(member)
+    .output(changedMember)
     .mutation(({ ctx, input }) => members.changeRole(ctx.db, ctx.actor, input)),
   setOrgRole: orgAdminProcedure
     .input(setOrgRoleInput)
-    .output(member)
+    .output(changedMember)
     .mutation(({ ctx, input }) => members.setOrganizationRole(ctx.db, ctx.actor, input)),
   remove: workspaceProcedure
     .input(memberIdInput)
+    .output(removedMember)
     .mutation(({ ctx, input }) => members.removeMember(ctx.db, ctx.actor, input.userId)),
 });

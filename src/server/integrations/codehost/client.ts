@@ -1,3 +1,5 @@
+import type { ArchiveOptions, RepositoryArchive } from "./archive";
+
 // What Hangar needs from a code host, behind one interface (tests point it at a local server).
 
 export type CodehostCredentials =
@@ -30,4 +32,14 @@ export interface CodehostClient {
   getBranchCommit(owner: string, repo: string, branch: string): Promise<string | null>;
   /** Whether a file exists at `path` on `ref`. */
   fileExists(owner: string, repo: string, path: string, ref: string): Promise<boolean>;
+  /**
+   * The repository's gzipped tar at a commit (the tarball endpoint and its redirects, see
+   * archive.ts). Throws ArchiveFailure when the answers rule it out, AppError otherwise.
+   */
+  downloadArchive(
+    owner: string,
+    repo: string,
+    sha: string,
+    options: ArchiveOptions,
+  ): Promise<RepositoryArchive>;
 }

@@ -4,6 +4,7 @@ import { env } from "@/env";
 import { AppError } from "@/server/errors";
 import { outboundFetch, type OutboundFetch } from "@/server/outbound/client";
 import { findOutboundError } from "@/server/outbound/errors";
+import { ArchiveFailure, downloadArchive, type HopAnswer, type HopInit } from "./archive";
 import type {
   AccessCheck,
   CodehostClient,
@@ -36,8 +37,11 @@ const toRepository = (r: RepoPayload): CodehostRepository => ({
 export const LISTING_LIMITS = { maxPages: 100, maxRepositories: 10_000, deadlineMs: 60_000 };
 const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
-/** Octokit's fetch, through the outbound client with a per-request deadline. */
-function octokitFetch(outbound: OutboundFetch, timeoutMs: number): typeof fetch {
+/** Octokit's fetch, through the outbound client with a per-request deadline and size cap. */
+function octokitFetch(
+  outbound: OutboundFetch,
+  caps: { timeoutMs: number; maxBytes: number },
+): typeof fetch {
   return async (input, init) => {
     const url = input instanceof Request ? input.url : input;
     return outbound(url, {
@@ -45,8 +49,7 @@ function octokitFetch(outbound: OutboundFetch, timeoutMs: number): typeof fetch 
       headers: init?.headers as Record<string, string> | undefined,
       body: (init?.body as string | undefined) ?? null,
       signal: init?.signal,
-      timeoutMs,
-      maxBytes: MAX_ANSWER_BYTES,
+      ...caps,
     });
   };
 }
@@ -97,10 +100,11 @@ export function createCodehostClient(
   const limits = options.limits ?? LISTING_LIMITS;
   const baseUrl = apiBaseUrl.replace(/\/+$/, "");
   const quiet = () => undefined;
+  const outbound = options.fetch ?? outboundFetch;
   const octokit = new Octokit({
     baseUrl,
     userAgent: "hangar",
-    request: { fetch: octokitFetch(options.fetch ?? outboundFetch, timeoutMs) },
+    request: { fetch: octokitFetch(outbound, { timeoutMs, maxBytes: MAX_ANSWER_BYTES }) },
     // Octokit's default logger writes to the console; our failures surface as AppErrors instead.
     log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
     ...(credentials.kind === "token"
@@ -168,6 +172,34 @@ export function createCodehostClient(
 
   const listingPath = credentials.kind === "token" ? "/user/repos" : "/installation/repositories";
 
+  /** One hop of an archive download on the API's origin: octokit adds the credentials. */
+  async function credentialedHop(url: string, init: HopInit): Promise<HopAnswer> {
+    try {
+      const response = await octokit.request({
+        method: "GET",
+        url,
+        request: {
+          fetch: octokitFetch(outbound, { timeoutMs: init.timeoutMs, maxBytes: init.maxBytes }),
+          signal: init.signal,
+          parseSuccessResponseBody: false,
+        },
+      });
+      const location = (response.headers as { location?: string }).location ?? null;
+      return { status: response.status, location, body: response.data as HopAnswer["body"] };
+    } catch (error) {
+      const status = (error as { response?: { status: number } }).response?.status;
+      if (status) return { status, location: null, body: null };
+      throw error;
+    }
+  }
+
+  /** Any other origin: no credentials, no Authorization header. */
+  async function anonymousHop(url: string, init: HopInit): Promise<HopAnswer> {
+    const response = await outbound(url, { headers: { "user-agent": "hangar" }, ...init });
+    const body = response.body as HopAnswer["body"];
+    return { status: response.status, location: response.headers.get("location"), body };
+  }
+
   return {
     checkAccess: async (): Promise<AccessCheck> => {
       try {
@@ -201,5 +233,17 @@ export function createCodehostClient(
           throw error;
         }
       }),
+    downloadArchive: (owner, repo, sha, archive) => {
+      const path = [owner, repo, "tarball", sha].map(encodeURIComponent).join("/");
+      const hops = {
+        apiOrigin: new URL(baseUrl).origin,
+        credentialed: credentialedHop,
+        anonymous: anonymousHop,
+      };
+      return downloadArchive(`${baseUrl}/repos/${path}`, hops, archive).catch((error: unknown) => {
+        if (error instanceof ArchiveFailure || archive.signal?.aborted) throw error;
+        throw toBadGateway(error, timeoutMs);
+      });
+    },
   };
 }

@@ -5,9 +5,9 @@ import { Parser, type ReadEntry } from "tar";
 import { StepFailure } from "../drivers/types";
 import { archiveFailure, Placement, type ArchiveLimits, type Unpacked } from "./archive-placement";
 
-// Unpacks an uploaded source archive while it streams. node-tar parses it; where each member
-// lands is ours (archive-placement.ts): node-tar's own extractor writes symbolic links to any
-// target and makes real hard links, the two things a build folder must never hold.
+// Unpacks a source archive (an upload, a code host's tarball) while it streams. node-tar parses
+// it; where each member lands is ours (archive-placement.ts): node-tar's own extractor writes
+// symbolic links to any target and makes real hard links, which a build folder must never hold.
 
 export type { ArchiveLimits, Unpacked } from "./archive-placement";
 
@@ -43,15 +43,54 @@ function unwritable(rel: string, error: unknown): unknown {
   return code ? archiveFailure(rel, `cannot be unpacked (${code})`) : error;
 }
 
-async function place(placement: Placement, entry: ReadEntry): Promise<void> {
-  const rel = entryPath(entry.path);
-  if (rel === "") return void entry.resume();
-  await placeMember(placement, entry, rel).catch((error: unknown) => {
+export interface UnpackOptions {
+  /**
+   * The archive holds one top folder (a code host's `owner-repo-sha/`): its contents become the
+   * root, and a member (or a hard link's target) outside it fails the archive.
+   */
+  stripTopFolder?: boolean;
+}
+
+/** Maps a member's path (already checked by entryPath) to where it lands under the root. */
+type Relocate = (rel: string, member: string) => string;
+
+const keepPath: Relocate = (rel) => rel;
+
+/** The first member's first component is the top folder; every path must lie in it. */
+function stripTopFolder(): Relocate {
+  let top: string | null = null;
+  return (rel, member) => {
+    if (rel === "") return rel;
+    const slash = rel.indexOf("/");
+    const first = slash < 0 ? rel : rel.slice(0, slash);
+    top ??= first;
+    if (first !== top)
+      throw archiveFailure(member, `lies outside the archive's top folder ${top}/`);
+    return slash < 0 ? "" : rel.slice(slash + 1);
+  };
+}
+
+async function place(placement: Placement, entry: ReadEntry, relocate: Relocate): Promise<void> {
+  const rel = relocate(entryPath(entry.path), entry.path);
+  if (rel === "") {
+    if (entry.type !== "Directory")
+      throw archiveFailure(
+        entry.path,
+        `is a ${entry.type}; the archive's top level must be a folder`,
+      );
+    return void entry.resume();
+  }
+  await placeMember(placement, entry, rel, relocate).catch((error: unknown) => {
     throw unwritable(rel, error);
   });
 }
 
-async function placeMember(placement: Placement, entry: ReadEntry, rel: string): Promise<void> {
+async function placeMember(
+  placement: Placement,
+  entry: ReadEntry,
+  rel: string,
+  relocate: Relocate,
+): Promise<void> {
   switch (entry.type) {
     case "Directory":
       await placement.folder(rel);
@@ -65,7 +104,7 @@ async function placeMember(placement: Placement, entry: ReadEntry, rel: string):
       const original = entry.linkpath ?? "";
       const inArchive = (() => {
         try {
-          return entryPath(original);
+          return relocate(entryPath(original), original);
         } catch {
           throw archiveFailure(rel, `links out of the archive (to ${JSON.stringify(original)})`);
         }
@@ -88,7 +127,9 @@ export async function unpackArchive(
   input: Readable,
   dest: string,
   limits: ArchiveLimits,
+  options: UnpackOptions = {},
 ): Promise<Unpacked> {
+  const relocate = options.stripTopFolder ? stripTopFolder() : keepPath;
   await mkdir(dest, { recursive: true, mode: 0o700 });
   /** Aborted when the archive fails, so the member being written stops instead of waiting. */
   const stop = new AbortController();
@@ -102,7 +143,7 @@ export async function unpackArchive(
     chain = chain.then(async () => {
       if (failure) return void entry.resume();
       try {
-        await place(placement, entry);
+        await place(placement, entry, relocate);
       } catch (error) {
         failure ??= error;
         entry.resume();

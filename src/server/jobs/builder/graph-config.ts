@@ -4,8 +4,8 @@ import { parseImageReference, type ImageReference } from "@/lib/image-reference"
 import { StepFailure } from "../drivers/types";
 import { existsInside, FileTooLarge, PathEscape, readTextInside } from "./contained-path";
 
-// The graph configuration (langgraph.json) of an uploaded project, checked against the archive:
-// every failure names the file and the member that is wrong.
+// The graph configuration (langgraph.json) of a project (an upload, a repository), checked
+// against its files: every failure names the file and the member that is wrong.
 
 export const PYTHON_VERSIONS = ["3.11", "3.12", "3.13"];
 const MIN_NODE_MAJOR = 20;
@@ -48,7 +48,12 @@ const JS_FILE = /\.(m|c)?(j|t)sx?$/;
 /** A graph config larger than this is refused rather than read. */
 const MAX_CONFIG_BYTES = 1024 * 1024;
 
-export async function loadGraphConfig(root: string, configPath: string): Promise<GraphConfig> {
+/** `source` names where the files came from, for a config that is missing. */
+export async function loadGraphConfig(
+  root: string,
+  configPath: string,
+  source = "the uploaded archive",
+): Promise<GraphConfig> {
   const where = configPath;
   const problem = (member: string, text: string) =>
     new StepFailure(`${where}: ${member ? `${member}: ` : ""}${text}`);
@@ -65,7 +70,7 @@ export async function loadGraphConfig(root: string, configPath: string): Promise
     if (error instanceof FileTooLarge) throw problem("", `larger than ${MAX_CONFIG_BYTES} bytes`);
     throw error;
   }
-  if (raw === null) throw problem("", "not found in the uploaded archive (graph_config_path)");
+  if (raw === null) throw problem("", `not found in ${source} (graph_config_path)`);
   let json: unknown;
   try {
     json = JSON.parse(raw);

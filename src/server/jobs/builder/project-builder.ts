@@ -84,7 +84,11 @@ export function projectBuilder(
           lines.push(
             `Left ${skipped} out of the build context (its values come from the deployment's secrets)`,
           );
-        const config = await loadGraphConfig(context, plan.graph_config_path ?? "langgraph.json");
+        const config = await loadGraphConfig(
+          context,
+          plan.graph_config_path ?? "langgraph.json",
+          plan.source === "codehost" ? `the repository at ${plan.repo_commit_sha}` : undefined,
+        );
         lines.push(
           `Graph config ${config.path}: ${config.runtime} ${config.version}, graphs ${Object.keys(config.graphs).join(", ")}`,
         );

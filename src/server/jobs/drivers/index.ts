@@ -1,8 +1,10 @@
 import path from "node:path";
 import { env, type Env } from "@/env";
 import { parseImageReference } from "@/lib/image-reference";
-import type { ImageBuilder } from "../builder/types";
+import { getDb } from "@/server/db";
+import { codehostContext } from "../builder/codehost-context";
 import { projectBuilder } from "../builder/project-builder";
+import type { ImageBuilder } from "../builder/types";
 import { uploadContext } from "../builder/upload-context";
 import { recordingBuilder, recordingDeployer } from "./recording";
 import { codehostSource } from "./source";
@@ -19,8 +21,15 @@ type DriverConfig = Pick<Env, "HANGAR_KUBECONFIG"> &
       | "HANGAR_DATA_DIR"
       | "HANGAR_BUILD_MAX_BYTES"
       | "HANGAR_BUILD_MAX_FILES"
+      | "HANGAR_CODEHOST_ARCHIVE_MAX_BYTES"
+      | "HANGAR_CODEHOST_ARCHIVE_TIMEOUT_SECONDS"
       | "HANGAR_BUILDER"
+      | "HANGAR_BUILD_TIMEOUT_SECONDS"
       | "HANGAR_BUILD_BASE_IMAGE"
+      | "HANGAR_BUILD_NAMESPACE"
+      | "HANGAR_BUILD_IMAGE"
+      | "HANGAR_BUILD_FETCH_IMAGE"
+      | "HANGAR_PUBLIC_URL"
     >
   >;
 
@@ -31,16 +40,29 @@ async function kubernetes(path: string, timeoutSeconds?: number): Promise<Deploy
   return kubernetesDeployer(loadKubeconfig(path), { ...DEFAULT_ROLLOUT, timeoutMs });
 }
 
-/** The image builder HANGAR_BUILDER names (null: builds are a dry run). */
-async function imageBuilder(config: DriverConfig): Promise<ImageBuilder | null> {
-  const dataDir = path.resolve(config.HANGAR_DATA_DIR ?? env.HANGAR_DATA_DIR);
+/** The image builder HANGAR_BUILDER names (null: a dry run), loaded only when configured. */
+async function images(config: DriverConfig): Promise<ImageBuilder | null> {
   switch (config.HANGAR_BUILDER) {
     case "buildah": {
       const { buildahBuilder } = await import("../builder/images/buildah");
+      const dataDir = path.resolve(config.HANGAR_DATA_DIR ?? env.HANGAR_DATA_DIR);
       return buildahBuilder({ root: path.join(dataDir, "buildah") });
     }
-    case "kubernetes":
-      throw new Error("HANGAR_BUILDER=kubernetes is not available yet: use buildah.");
+    case "kubernetes": {
+      if (!config.HANGAR_KUBECONFIG)
+        throw new Error("HANGAR_BUILDER=kubernetes builds in a cluster: set HANGAR_KUBECONFIG.");
+      const { loadKubeconfig } = await import("./kubernetes");
+      const { kubernetesImageBuilder } = await import("../builder/images/kubernetes");
+      return kubernetesImageBuilder({
+        kubeconfig: loadKubeconfig(config.HANGAR_KUBECONFIG),
+        namespace: config.HANGAR_BUILD_NAMESPACE ?? env.HANGAR_BUILD_NAMESPACE,
+        builderImage: config.HANGAR_BUILD_IMAGE ?? env.HANGAR_BUILD_IMAGE,
+        fetchImage: config.HANGAR_BUILD_FETCH_IMAGE ?? env.HANGAR_BUILD_FETCH_IMAGE,
+        timeoutSeconds: config.HANGAR_BUILD_TIMEOUT_SECONDS ?? env.HANGAR_BUILD_TIMEOUT_SECONDS,
+        publicUrl: config.HANGAR_PUBLIC_URL ?? env.HANGAR_PUBLIC_URL,
+        db: getDb,
+      });
+    }
     default:
       return null;
   }
@@ -52,17 +74,28 @@ async function imageBuilder(config: DriverConfig): Promise<ImageBuilder | null> 
  * drivers to the worker instead.
  */
 export async function driversFromEnv(config: DriverConfig = env): Promise<Drivers> {
+  const archiveLimits = {
+    maxBytes: config.HANGAR_BUILD_MAX_BYTES ?? env.HANGAR_BUILD_MAX_BYTES,
+    maxFiles: config.HANGAR_BUILD_MAX_FILES ?? env.HANGAR_BUILD_MAX_FILES,
+  };
   return {
     source: codehostSource(),
     builder: projectBuilder(recordingBuilder(), {
       contextsDir: path.resolve(config.HANGAR_DATA_DIR ?? env.HANGAR_DATA_DIR, "builds"),
       sources: {
-        internal_source: uploadContext({
-          maxBytes: config.HANGAR_BUILD_MAX_BYTES ?? env.HANGAR_BUILD_MAX_BYTES,
-          maxFiles: config.HANGAR_BUILD_MAX_FILES ?? env.HANGAR_BUILD_MAX_FILES,
+        internal_source: uploadContext(archiveLimits),
+        codehost: codehostContext({
+          limits: archiveLimits,
+          download: {
+            maxBytes:
+              config.HANGAR_CODEHOST_ARCHIVE_MAX_BYTES ?? env.HANGAR_CODEHOST_ARCHIVE_MAX_BYTES,
+            timeoutMs:
+              (config.HANGAR_CODEHOST_ARCHIVE_TIMEOUT_SECONDS ??
+                env.HANGAR_CODEHOST_ARCHIVE_TIMEOUT_SECONDS) * 1000,
+          },
         }),
       },
-      images: await imageBuilder(config),
+      images: await images(config),
       baseImage: config.HANGAR_BUILD_BASE_IMAGE
         ? parseImageReference(config.HANGAR_BUILD_BASE_IMAGE)
         : null,

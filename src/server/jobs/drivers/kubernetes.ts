@@ -15,9 +15,9 @@ import { StepFailure, type DeployerDriver } from "./types";
 
 export const FIELD_MANAGER = "hangar";
 
-const statusOf = (error: unknown) => (error instanceof ApiException ? error.code : undefined);
+export const statusOf = (error: unknown) => (error instanceof ApiException ? error.code : undefined);
 
-const reasonOf = (error: unknown) =>
+export const reasonOf = (error: unknown) =>
   error instanceof ApiException
     ? (statusMessage(error.body) ?? `HTTP ${error.code}`)
     : (error as Error).message;

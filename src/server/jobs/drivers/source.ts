@@ -6,7 +6,7 @@ import { StepFailure, type SourceDriver, type SourceInput } from "./types";
 
 const branchOf = (ref: string) => ref.replace(/^refs\/heads\//, "");
 
-/** Code-host sources resolve their ref through the integration; others have no commit. */
+/** Code-host sources resolve their ref to a commit through the integration; others have none. */
 export function codehostSource(
   clientFor: (input: SourceInput) => CodehostClient = (input) =>
     codehostClientFor(input.integration!),
@@ -31,11 +31,8 @@ export function codehostSource(
       } else {
         lines.push(`Using commit ${sha} of ${owner}/${repo}`);
       }
-      const path = input.graphConfigPath ?? "langgraph.json";
-      if (!(await client.fileExists(owner, repo, path, sha))) {
-        throw new StepFailure(`Graph config "${path}" not found in ${owner}/${repo} at ${sha}`);
-      }
-      lines.push(`Found graph config ${path}`);
+      // The graph config is read from the fetched archive by the build (the wizard checks it
+      // before creation), with the same checks and messages as an upload's.
       return { commitSha: sha, lines };
     },
   };

@@ -23,7 +23,6 @@ export interface SourceInput {
   integration: CodehostIntegration | null;
   repoUrl: string | null;
   repoRef: string | null;
-  graphConfigPath: string | null;
   /** A commit this revision is pinned to (a redeploy, a push): checked instead of the ref. */
   pinnedSha: string | null;
 }

@@ -189,9 +189,14 @@ export async function buildStep(ctx: EngineContext, revision: EngineRevision): P
     }
   } catch (error) {
     await output.flush();
-    if (!(error instanceof StepFailure)) throw error;
-    if (watch.timedOut()) await failed(timedOutMessage(timeoutSeconds), error.lines);
-    else await failed(error.message, error.lines);
+    const lines = error instanceof StepFailure ? error.lines : [];
+    // Stopped, whatever the builder threw: by the time limit, or by the revision (interrupted or
+    // deleted), whose move is already recorded.
+    if (watch.timedOut()) await failed(timedOutMessage(timeoutSeconds), lines);
+    else if (!watch.signal.aborted) {
+      if (!(error instanceof StepFailure)) throw error;
+      await failed(error.message, lines);
+    }
   } finally {
     await watch.stop();
     await push?.release();

@@ -32,8 +32,8 @@ const skip = (message: string): Move => ({
 });
 
 /**
- * QUEUED: resolve the source (for code hosts, the commit and the graph config), then admit the
- * revision with its deployment's row locked, so two workers never admit two revisions at once.
+ * QUEUED: resolve the source (for code hosts, the commit), then admit the revision with its
+ * deployment's row locked, so two workers never admit two revisions at once.
  */
 export async function sourceStep(ctx: EngineContext, revision: EngineRevision): Promise<void> {
   const { db } = ctx;
@@ -63,7 +63,6 @@ export async function sourceStep(ctx: EngineContext, revision: EngineRevision): 
       integration,
       repoUrl: revision.deployment.repoUrl,
       repoRef: config.repo_ref,
-      graphConfigPath: config.graph_config_path,
       pinnedSha: config.repo_commit_sha ?? null,
     });
   } catch (error) {

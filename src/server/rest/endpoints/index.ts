@@ -10,6 +10,7 @@ import { codehostIntegrationEndpoints } from "./codehost-integrations";
 import { webhookEndpoints } from "./webhooks";
 import { listenerEndpoints, listenerProtocolEndpoints } from "./listeners";
 import { registryEndpoints } from "./registry";
+import { buildContextEndpoints } from "./build-contexts";
 
 /** Every REST operation, for the OpenAPI document and the fuzz test. Add each domain's group here. */
 export const endpointGroups = {
@@ -26,4 +27,5 @@ export const endpointGroups = {
   listeners: listenerEndpoints,
   listenerProtocol: listenerProtocolEndpoints,
   registry: registryEndpoints,
+  buildContexts: buildContextEndpoints,
 };

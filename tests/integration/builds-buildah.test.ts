@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueBuildToken } from "../../src/server/services/registry/push-tokens";
+import { branchSha, DEFAULT_TOKEN, startCodehostServer } from "../../testing/codehost-server";
 import { startBuildStack, type BuildStack } from "../helpers/build-stack";
 import { copyImage, groupMembers, processesWith } from "../helpers/built-images";
 import { waitFor, waitForRevision } from "../helpers/engine";
@@ -7,10 +8,11 @@ import { api } from "../helpers/http";
 import { tarGz } from "../helpers/tarball";
 import { buildUpload, createForUpload, issueUploadUrl, putUpload } from "../helpers/uploads";
 
-// Real builds: the deploy client's remote build against a worker with HANGAR_BUILDER=buildah,
-// Hangar's registry (a real one) and the fake Kubernetes API. The image is built from a base
-// in the workspace's own repository (pulled with the build's token), pushed, and deployed by
-// digest; a failing step, an interrupt and the time limit stop a build as users expect.
+// Real builds: the deploy client's remote build, and a code-host repository, against a worker
+// with HANGAR_BUILDER=buildah, Hangar's registry (a real one) and the fake Kubernetes API. The
+// image is built from a base in the workspace's own repository (pulled with the build's token),
+// pushed, and deployed by digest; a failing step, an interrupt and the time limit stop a build
+// as users expect.
 
 const TIMEOUT_SECONDS = 20;
 const SECRET = "sk-build-secret-value";
@@ -43,6 +45,10 @@ const project = () => [
 
 const key = () => stack.tenant.keys.editor;
 
+/** The project as a code host serves it: path -> content. */
+const files = (entries: { path: string; content: string }[]) =>
+  Object.fromEntries(entries.map((entry) => [entry.path, entry.content]));
+
 /** The client's upload and PATCH; the revision it cut. */
 async function uploadAndBuild(
   deploymentId: string,
@@ -73,56 +79,100 @@ const finished = (revisionId: string, timeoutMs = 90_000) =>
 const buildahProcesses = () =>
   processesWith(`${stack.dataDir}/buildah/storage`).filter((p) => p.cmd.startsWith("buildah"));
 
+type Revision = Awaited<ReturnType<typeof finished>>;
+
+/**
+ * The revision's image is in the registry at the digest it names, holds the project (its graph
+ * file reads `graph`) and not its .env, was pushed with a token revoked since, and is what the
+ * cluster was asked to run.
+ */
+async function expectDeployedImage(revision: Revision, name: string, graph: string) {
+  const log = await buildLog(revision.id);
+  expect(revision.status, log.join("\n")).toBe("DEPLOYED");
+  expect(revision.imageDigest).toMatch(/^sha256:[a-f0-9]{64}$/);
+  expect(revision.imageRef).toBe(
+    `${stack.registryHost}/${stack.tenant.workspaceId}/${name}@${revision.imageDigest}`,
+  );
+  expect(log).toContain(`Pushed image digest ${revision.imageDigest}`);
+  expect(log.join("\n")).not.toMatch(/hgp_|auth\.json/);
+  expect(log.join("\n")).not.toContain(SECRET);
+  const tokens = await stack.db.pushToken.findMany({ where: { revisionId: revision.id } });
+  expect(tokens).toHaveLength(1);
+  expect(tokens[0]!.revokedAt).not.toBeNull();
+
+  const reader = await issueBuildToken(
+    stack.db,
+    { id: revision.id, deploymentId: revision.deploymentId, workspaceId: stack.tenant.workspaceId },
+    300,
+  );
+  const image = copyImage(revision.imageRef!, `oauth2accesstoken:${reader.token}`);
+  expect(image.digest).toBe(revision.imageDigest);
+  expect(image.files.get("deps/app/agent/graph.py")?.toString()).toBe(graph);
+  expect(image.files.has("deps/app/langgraph.json")).toBe(true);
+  expect(image.files.has("bin/busybox")).toBe(true);
+  expect([...image.files.keys()].filter((file) => /(^|\/)\.env$/.test(file))).toEqual([]);
+  expect(image.raw.includes(SECRET)).toBe(false);
+
+  type Workload = { kind: string; spec: { template: { spec: { containers: Container[] } } } };
+  type Container = { image: string };
+  const images = [...stack.kube.objects.values()]
+    .map((o) => o as unknown as Workload)
+    .filter((o) => o.kind === "Deployment")
+    .flatMap((o) => o.spec.template.spec.containers.map((c) => c.image));
+  expect(images).toContain(revision.imageRef);
+  return log;
+}
+
 describe("a remote build with HANGAR_BUILDER=buildah", () => {
   it("pushes the project's image, pins its digest, deploys it by digest; .env stays out", async () => {
     const name = `built-${Date.now().toString(36)}`;
     const deploymentId = await createForUpload(key(), name, stack.baseUrl);
-    const revisionId = await uploadAndBuild(deploymentId);
-    const revision = await finished(revisionId);
-    const log = await buildLog(revisionId);
-    expect(revision.status, log.join("\n")).toBe("DEPLOYED");
-
-    const repository = `${stack.tenant.workspaceId}/${name}`;
-    expect(revision.imageDigest).toMatch(/^sha256:[a-f0-9]{64}$/);
-    expect(revision.imageRef).toBe(`${stack.registryHost}/${repository}@${revision.imageDigest}`);
+    const revision = await finished(await uploadAndBuild(deploymentId));
+    const log = await expectDeployedImage(revision, name, "graph = 'built by hangar'\n");
     expect((await api("/info", { baseUrl: stack.baseUrl })).body.builder).toBe("buildah");
-    // The build's output, line by line, and no credential.
+    // The build's output, line by line.
     expect(log).toContain(`STEP 1/5: FROM ${stack.baseImage}:3.11`);
     expect(log).toContain(
       "uv (stand-in): pip install --system --no-cache-dir -c /api/constraints.txt -e /deps/app",
     );
-    expect(log).toContain(`Pushed image digest ${revision.imageDigest}`);
-    expect(log.join("\n")).not.toMatch(/hgp_|auth\.json/);
-    expect(log.join("\n")).not.toContain(SECRET);
-    // The build's token ended with it.
-    const tokens = await stack.db.pushToken.findMany({ where: { revisionId } });
-    expect(tokens).toHaveLength(1);
-    expect(tokens[0]!.revokedAt).not.toBeNull();
+  }, 120_000);
 
-    // The registry holds the image the revision names, with the project and without its .env.
-    const reader = await issueBuildToken(
-      stack.db,
-      { id: revisionId, deploymentId, workspaceId: stack.tenant.workspaceId },
-      300,
-    );
-    const image = copyImage(revision.imageRef!, `oauth2accesstoken:${reader.token}`);
-    expect(image.digest).toBe(revision.imageDigest);
-    expect(image.files.get("deps/app/agent/graph.py")?.toString()).toBe(
-      "graph = 'built by hangar'\n",
-    );
-    expect(image.files.has("deps/app/langgraph.json")).toBe(true);
-    expect(image.files.has("bin/busybox")).toBe(true);
-    expect([...image.files.keys()].filter((file) => /(^|\/)\.env$/.test(file))).toEqual([]);
-    expect(image.raw.includes(SECRET)).toBe(false);
-
-    // The cluster was asked to run exactly that digest.
-    type Workload = { kind: string; spec: { template: { spec: { containers: Container[] } } } };
-    type Container = { image: string };
-    const images = [...stack.kube.objects.values()]
-      .map((o) => o as unknown as Workload)
-      .filter((o) => o.kind === "Deployment")
-      .flatMap((o) => o.spec.template.spec.containers.map((c) => c.image));
-    expect(images).toContain(revision.imageRef);
+  it("builds a code-host repository at its commit the same way", async () => {
+    const host = await startCodehostServer({
+      repos: [{ id: 3001, owner: "acme", name: "built-bot", files: files(project()) }],
+    });
+    try {
+      const integration = await api("/v1/integrations/codehost", {
+        key: stack.tenant.keys.admin,
+        baseUrl: stack.baseUrl,
+        method: "POST",
+        body: { name: "local host", api_base_url: host.url, token: DEFAULT_TOKEN },
+      });
+      expect(integration.status, integration.text).toBe(201);
+      const name = `from-repo-${Date.now().toString(36)}`;
+      const created = await api("/v2/deployments", {
+        key: key(),
+        baseUrl: stack.baseUrl,
+        method: "POST",
+        body: {
+          name,
+          source: "codehost",
+          source_config: {
+            integration_id: integration.body.id,
+            repo_url: `${host.url}/acme/built-bot`,
+          },
+          source_revision_config: { repo_ref: "main", graph_config_path: "langgraph.json" },
+        },
+      });
+      expect(created.status, created.text).toBe(201);
+      const revision = await finished(created.body.latest_revision_id);
+      const log = await expectDeployedImage(revision, name, "graph = 'built by hangar'\n");
+      expect(log).toContain(
+        `Fetching acme/built-bot at ${branchSha("acme", "built-bot", "main")} from ${host.url}`,
+      );
+    } finally {
+      await host.stop();
+    }
   }, 120_000);
 
   it("builds the same context again from the layer cache", async () => {

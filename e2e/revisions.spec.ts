@@ -119,11 +119,13 @@ test("statuses update without a reload as the engine deploys a new revision", as
   await gate.release();
   await expect(rows.first()).toContainText("Deployed", { timeout: 30_000 });
   await expect(rows.first()).toContainText("Active");
-  // No cluster is configured here: the deployment and every page say nothing runs.
+  // No cluster and no builder are configured here: the deployment and every page say nothing
+  // runs and nothing is built.
   await expect(deploymentStatus(page)).toContainText("Dry run, revision #1");
-  await expect(page.getByRole("note", { name: "Dry run" })).toContainText(
-    "No cluster is configured",
-  );
+  const notice = page.getByRole("note", { name: "Dry run" });
+  await expect(notice).toContainText("No cluster is configured");
+  await expect(notice).toContainText("no image builder (HANGAR_BUILDER)");
+  await expect(notice).toContainText("builds are a dry run");
 
   // Cut revision #2 through the settings tab and come back, all without loading a page.
   await gate.hold();

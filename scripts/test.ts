@@ -1,9 +1,11 @@
 // `npm test`: the whole suite. Prepares what it needs: PostgreSQL and Redis started when down,
-// Debian's Chromium, container registry and skopeo installed when missing, a build of the app,
-// throwaway databases (made by the suites themselves), then runs the lint (one check: the layer
-// rule among them), vitest and the Playwright end-to-end tests, and reports one total.
+// Debian's Chromium, container registry, skopeo, buildah and static busybox installed when
+// missing, a build of the app, throwaway databases (made by the suites themselves), then runs the
+// lint (one check: the layer rule among them), vitest and the Playwright end-to-end tests, and
+// reports one total.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { ensureBuildTools } from "../testing/base-image";
 import { ensureChromium } from "../testing/chromium";
 import { ensureRegistryTools } from "../testing/registry";
 import { ensurePostgres, ensureRedis } from "../testing/services";
@@ -12,6 +14,7 @@ import { buildIfStale } from "./build-if-stale";
 await ensurePostgres();
 await ensureRedis();
 ensureRegistryTools();
+ensureBuildTools();
 ensureChromium();
 buildIfStale();
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { bootstrapApiKey } from "@/lib/bootstrap-key";
+import { parseImageReference } from "@/lib/image-reference";
 
 // Every environment variable Hangar reads, parsed once. The README's configuration table lists them.
 const schema = z.object({
@@ -67,6 +68,17 @@ const schema = z.object({
   HANGAR_CODEHOST_ARCHIVE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(600),
   /** What turns sources into images (README "Builds"); unset: builds are a dry run. */
   HANGAR_BUILDER: z.enum(["buildah", "kubernetes"]).optional(),
+  /** How long one build may take (the job queue's limit is 24 hours, with room to spare). */
+  HANGAR_BUILD_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(72_000).default(1800),
+  /** Builds one worker process runs at once, beside HANGAR_WORKER_CONCURRENCY's other steps. */
+  HANGAR_BUILD_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
+  /** The FROM of every build (overrides the graph config's base_image). */
+  HANGAR_BUILD_BASE_IMAGE: z
+    .string()
+    .refine((value) => parseImageReference(value) !== null, {
+      message: "an image reference, e.g. registry.example.com/langchain/langgraph-api",
+    })
+    .optional(),
   /** The URL a deployed revision is served at; {name} is the deployment's name. */
   HANGAR_DEPLOYMENT_URL_TEMPLATE: z.string().default("http://{name}.localhost"),
   /** How long one revision's Kubernetes rollout may take before it ends DEPLOY_FAILED. */
@@ -108,7 +120,17 @@ const schema = z.object({
 
 export type Env = z.infer<typeof schema>;
 
-const parsed = schema.safeParse(process.env);
+/** A builder pushes its images to Hangar's registry: without one it could build nothing. */
+const configured = schema.superRefine((value, ctx) => {
+  if (value.HANGAR_BUILDER && !value.HANGAR_REGISTRY_URL)
+    ctx.addIssue({
+      code: "custom",
+      path: ["HANGAR_BUILDER"],
+      message: `HANGAR_BUILDER=${value.HANGAR_BUILDER} pushes images to Hangar's registry: set HANGAR_REGISTRY_URL (and HANGAR_REGISTRY_API_URL for a plain-HTTP one), or unset HANGAR_BUILDER (README, Builds).`,
+    });
+});
+
+const parsed = configured.safeParse(process.env);
 if (!parsed.success) {
   throw new Error(`Invalid environment: ${z.prettifyError(parsed.error)}`);
 }

@@ -8,6 +8,8 @@ import { spawnSync } from "node:child_process";
 export interface DebianTool {
   command: string;
   debianPackage: string;
+  /** A closer check than the command's presence (another package may provide the same path). */
+  installed?: () => boolean;
 }
 
 const present = (command: string) =>
@@ -17,7 +19,11 @@ const present = (command: string) =>
 
 export function ensureDebianPackages(tools: DebianTool[]): void {
   const missing = [
-    ...new Set(tools.filter((t) => !present(t.command)).map((t) => t.debianPackage)),
+    ...new Set(
+      tools
+        .filter((t) => !present(t.command) || (t.installed && !t.installed()))
+        .map((t) => t.debianPackage),
+    ),
   ];
   if (missing.length === 0) return;
   console.log(`Installing ${missing.join(", ")} (apt-get)...`);

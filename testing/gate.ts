@@ -55,6 +55,7 @@ export function gatedDrivers(drivers: Drivers, gate: Gate): Drivers {
       resolve: async (input) => (await gate.pass("source"), drivers.source.resolve(input)),
     },
     builder: {
+      imageBuilder: drivers.builder.imageBuilder,
       build: async (plan, io) => (await gate.pass("build"), drivers.builder.build(plan, io)),
       release: drivers.builder.release && ((plan) => drivers.builder.release!(plan)),
     },

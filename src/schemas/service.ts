@@ -1,6 +1,12 @@
 import { z } from "zod";
 import { runtime } from "./deployments";
 
+export const builder = z.enum(["buildah", "kubernetes", "dry_run"]).meta({
+  description:
+    "What turns revisions from source (uploads, repositories) into images: `buildah` (on the worker's machine), `kubernetes` (a Job in the cluster), or `dry_run` (HANGAR_BUILDER is unset: the image is named, not built).",
+});
+export type Builder = z.infer<typeof builder>;
+
 export const info = z
   .object({
     version: z.string(),
@@ -8,8 +14,9 @@ export const info = z
     region: z.enum(["us", "eu", "apac", "us2"]),
     runtime: runtime.meta({
       description:
-        "What this installation does with revisions: `kubernetes` (HANGAR_KUBECONFIG is set) or `dry_run` (nothing is built or started; manifests are only recorded).",
+        "Where this installation runs revisions: `kubernetes` (HANGAR_KUBECONFIG is set) or `dry_run` (nothing is started; manifests are only recorded).",
     }),
+    builder,
   })
   .meta({ id: "Info" });
 

@@ -8,9 +8,10 @@ import { tarGz, type TarEntry } from "./tarball";
 // The deploy client's upload calls over HTTP: create a deployment awaiting an upload, get an
 // upload URL, PUT to it, PATCH the object path in; and the stored archive read back.
 
-export async function createForUpload(key: string, name: string): Promise<string> {
+export async function createForUpload(key: string, name: string, baseUrl?: string) {
   const res = await api("/v2/deployments", {
     key,
+    baseUrl,
     method: "POST",
     body: {
       name,
@@ -20,11 +21,15 @@ export async function createForUpload(key: string, name: string): Promise<string
     },
   });
   expect(res.status, res.text).toBe(201);
-  return res.body.id;
+  return res.body.id as string;
 }
 
-export async function issueUploadUrl(key: string, deploymentId: string) {
-  const res = await api(`/v2/deployments/${deploymentId}/upload-url`, { key, method: "POST" });
+export async function issueUploadUrl(key: string, deploymentId: string, baseUrl?: string) {
+  const res = await api(`/v2/deployments/${deploymentId}/upload-url`, {
+    key,
+    baseUrl,
+    method: "POST",
+  });
   expect(res.status, res.text).toBe(200);
   const issued = res.body as { upload_url: string; object_path: string };
   return { ...issued, uploadId: new URL(issued.upload_url).pathname.split("/").at(-1)! };
@@ -62,9 +67,15 @@ export function heldBody() {
 }
 
 /** The client's PATCH naming the uploaded object: cuts a revision that builds it. */
-export const buildUpload = (key: string, deploymentId: string, objectPath: string) =>
+export const buildUpload = (
+  key: string,
+  deploymentId: string,
+  objectPath: string,
+  options: { baseUrl?: string; sourceConfig?: Record<string, unknown> } = {},
+) =>
   api(`/v2/deployments/${deploymentId}`, {
     key,
+    baseUrl: options.baseUrl,
     method: "PATCH",
     body: {
       revision_source: "internal_source",
@@ -72,6 +83,7 @@ export const buildUpload = (key: string, deploymentId: string, objectPath: strin
         source_tarball_path: objectPath,
         langgraph_config_path: "langgraph.json",
       },
+      ...(options.sourceConfig ? { source_config: options.sourceConfig } : {}),
     },
   });
 

@@ -121,7 +121,7 @@ describe("a code-host revision's build", () => {
         "Left .env out of the build context (its values come from the deployment's secrets)",
         "Graph config langgraph.json: python 3.12, graphs agent",
         "Generated Dockerfile:",
-        "  FROM langchain/langgraph-api:3.12",
+        "  FROM docker.io/langchain/langgraph-api:3.12",
         "  RUN cd /deps/app && pip install -e .",
         expect.stringMatching(
           /^No image builder configured \(HANGAR_BUILDER\): hangar\.local\/builds:[0-9a-f]{64} was named, not built \(dry run\)$/,

@@ -140,7 +140,7 @@ describe("the deploy client's remote build, end to end", () => {
       context: { files: 3 },
     });
     expect((revision.buildPlan as { dockerfile: string }).dockerfile).toContain(
-      "FROM langchain/langgraph-api:3.12",
+      "FROM docker.io/langchain/langgraph-api:3.12",
     );
     // Built once: the upload is gone, and the context holds no .env.
     expect(existsSync(stored)).toBe(false);
@@ -152,7 +152,7 @@ describe("the deploy client's remote build, end to end", () => {
     expect(build.status, build.text).toBe(200);
     const messages = build.body.logs.map((l: { message: string }) => l.message);
     expect(messages).toContain("Generated Dockerfile:");
-    expect(messages).toContain("  FROM langchain/langgraph-api:3.12");
+    expect(messages).toContain("  FROM docker.io/langchain/langgraph-api:3.12");
     expect(messages).toContain(
       "Tracked package langgraph: no version constraint in the project's dependency files",
     );

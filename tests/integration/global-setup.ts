@@ -24,8 +24,12 @@ declare module "vitest" {
   }
 }
 
-/** Shared by the test run's worker: quick polling. Its drivers are gated (testing/gate.ts). */
-export const WORKER_ENV = { HANGAR_QUEUE_POLL_SECONDS: "0.5" };
+/**
+ * Shared by the test run's worker: quick polling, and as many (dry-run) builds at once as other
+ * steps, for the many test files cutting revisions in parallel. Its drivers are gated
+ * (testing/gate.ts).
+ */
+export const WORKER_ENV = { HANGAR_QUEUE_POLL_SECONDS: "0.5", HANGAR_BUILD_CONCURRENCY: "4" };
 
 /** One throwaway database, one built server and one revision worker for the whole integration run. */
 export default async function setup(project: TestProject) {

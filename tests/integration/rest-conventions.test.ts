@@ -75,11 +75,12 @@ describe("REST conventions", () => {
     const doc = await api("/openapi.json");
     expect(doc.status).toBe(200);
     expect(doc.body.openapi).toBe("3.1.0");
-    // No cluster is configured in the tests: /info says revisions are a dry run.
+    // No cluster and no builder are configured for this server: /info says both are a dry run.
     expect((await api("/info")).body).toMatchObject({
       mode: "managed",
       region: "us",
       runtime: "dry_run",
+      builder: "dry_run",
     });
     expect((await api("/healthz")).body).toEqual({ status: "ok" });
     expect((await api("/readyz")).body).toEqual({ status: "ok" });

@@ -1,5 +1,7 @@
+import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../../src/server/db";
+import { acceptUpload, createUploadUrl } from "../../src/server/services/uploads";
 import { createDeployment } from "../../src/server/services/deployments/create";
 import { patchDeployment } from "../../src/server/services/deployments/patch";
 import { createTestDatabase } from "../../testing/database";
@@ -7,6 +9,7 @@ import { CRASH_LOG, startFakeKubeApi, type FakeKubeApi } from "../../testing/fak
 import { startWorkerProcess, type RunningWorker } from "../../testing/server";
 import { waitForRevision } from "../helpers/engine";
 import { createTenant, type Tenant } from "../helpers/fixtures";
+import { sampleProject, tarGz } from "../helpers/tarball";
 
 // The engine with a cluster: a worker of our own whose kubeconfig names the fake API server
 // (testing/fake-kube-api.ts), on a database of our own. A revision is DEPLOYED only once its
@@ -27,6 +30,8 @@ beforeAll(async () => {
   worker = await startWorkerProcess({
     DATABASE_URL: database.url,
     HANGAR_KUBECONFIG: kube.kubeconfig(),
+    // The key this process stores uploads with (the run's), so the worker can read them.
+    HANGAR_ENCRYPTION_KEY: process.env.HANGAR_ENCRYPTION_KEY!,
     HANGAR_ROLLOUT_TIMEOUT_SECONDS: "20",
     HANGAR_QUEUE_POLL_SECONDS: "0.5",
   });
@@ -92,5 +97,47 @@ describe("a deployment on Kubernetes", () => {
       status: "READY",
       activeRevisionId: first.id,
     });
+  }, 60_000);
+
+  it("ends a revision from source BUILD_FAILED when no builder could make its image", async () => {
+    const created = await createDeployment(db, tenant.actors.editor, {
+      name: "from-source",
+      source: "internal_source",
+      source_config: {},
+      source_revision_config: {},
+    } as Parameters<typeof createDeployment>[2]);
+    // The deploy client's upload, then its PATCH naming it.
+    const issued = await createUploadUrl(
+      db,
+      tenant.actors.editor,
+      created.id,
+      "http://hangar.test",
+    );
+    const url = new URL(issued.upload_url);
+    await acceptUpload(db, {
+      deploymentId: created.id,
+      uploadId: url.pathname.split("/").at(-1)!,
+      expires: url.searchParams.get("expires"),
+      signature: url.searchParams.get("signature"),
+      headers: new Headers({ "Content-Type": "application/gzip" }),
+      body: Readable.toWeb(Readable.from(tarGz(sampleProject()))),
+    });
+    const patched = await patchDeployment(db, tenant.actors.editor, created.id, {
+      source_revision_config: {
+        source_tarball_path: issued.object_path,
+        graph_config_path: "langgraph.json",
+      },
+    });
+    const revision = await waitForRevision(patched.deployment.latest_revision_id!, undefined, {
+      db,
+    });
+    expect(revision.status).toBe("BUILD_FAILED");
+    expect(revision.statusMessage).toBe(
+      "No image builder is configured (HANGAR_BUILDER), so nothing was built and there is no image to deploy to the cluster: the operator sets HANGAR_BUILDER (README, Builds).",
+    );
+    // Nothing named after an image that does not exist reached the cluster.
+    expect(kube.requests.some((r) => r.method === "PATCH" && r.path.includes("from-source"))).toBe(
+      false,
+    );
   }, 60_000);
 });

@@ -16,6 +16,8 @@ import { startWorkerProcess, type RunningWorker } from "../../testing/server";
 
 const QUICK_RECOVERY = {
   HANGAR_JOB_EXPIRE_SECONDS: "4",
+  // A build job is presumed dead after the build's time limit and the above.
+  HANGAR_BUILD_TIMEOUT_SECONDS: "5",
   HANGAR_QUEUE_MAINTENANCE_SECONDS: "1",
   HANGAR_QUEUE_POLL_SECONDS: "0.5",
   HANGAR_WORKER_CONCURRENCY: "1",

@@ -4,7 +4,7 @@ import { Footer, Header, SkipLink } from "@/components/shell/header";
 import { DryRunBanner } from "@/components/shell/dry-run-banner";
 import { NoWorkspace } from "@/components/shell/no-workspace";
 import { auth } from "@/server/auth/nextauth";
-import { serverRuntime } from "@/server/services/service-info";
+import { serverBuilder, serverRuntime } from "@/server/services/service-info";
 import { loadMe } from "@/trpc/session";
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
@@ -17,7 +17,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
     <>
       <SkipLink />
       <Header me={me} />
-      {serverRuntime() === "dry_run" && <DryRunBanner />}
+      <DryRunBanner runtime={serverRuntime()} builder={serverBuilder()} />
       <main id="main" tabIndex={-1} className="mx-auto max-w-6xl px-4 py-8 outline-none sm:px-6">
         {children}
       </main>

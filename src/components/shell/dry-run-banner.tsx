@@ -1,7 +1,15 @@
+import type { Runtime } from "@/schemas/deployments";
+import type { Builder } from "@/schemas/service";
 import { TriangleAlertIcon } from "@/components/ui/icons";
 
-/** Every page says it while no cluster is configured: revisions are recorded, nothing runs. */
-export function DryRunBanner() {
+/**
+ * Every page says what is a dry run: without a cluster nothing runs, without an image builder
+ * revisions from source are not built. Nothing to say when both are configured.
+ */
+export function DryRunBanner({ runtime, builder }: { runtime: Runtime; builder: Builder }) {
+  const noCluster = runtime === "dry_run";
+  const noBuilder = builder === "dry_run";
+  if (!noCluster && !noBuilder) return null;
   return (
     <div
       role="note"
@@ -10,12 +18,28 @@ export function DryRunBanner() {
     >
       <p className="mx-auto flex max-w-6xl items-start gap-2 px-4 py-2 text-sm sm:px-6">
         <TriangleAlertIcon aria-hidden className="mt-0.5 size-4 shrink-0" />
-        <span>
-          <strong className="font-semibold">Dry run.</strong> No cluster is configured
-          (HANGAR_KUBECONFIG), so Hangar builds and starts nothing: each revision&apos;s Kubernetes
-          manifests are only recorded, and a &ldquo;Deployed&rdquo; revision is not running
-          anywhere.
-        </span>
+        {noCluster && noBuilder ? (
+          <span>
+            <strong className="font-semibold">Dry run.</strong> No cluster is configured
+            (HANGAR_KUBECONFIG) and no image builder (HANGAR_BUILDER), so Hangar builds and starts
+            nothing: builds are a dry run that names an image without building it, each
+            revision&apos;s Kubernetes manifests are only recorded, and a &ldquo;Deployed&rdquo;
+            revision is not running anywhere.
+          </span>
+        ) : noCluster ? (
+          <span>
+            <strong className="font-semibold">Dry run.</strong> No cluster is configured
+            (HANGAR_KUBECONFIG): images are built ({builder}) and pushed to the registry, but
+            nothing is started: each revision&apos;s Kubernetes manifests are only recorded, and a
+            &ldquo;Deployed&rdquo; revision is not running anywhere.
+          </span>
+        ) : (
+          <span>
+            <strong className="font-semibold">Builds are a dry run.</strong> No image builder is
+            configured (HANGAR_BUILDER): container images deploy, but revisions from source
+            (uploads, repositories) are not built, so they end &ldquo;Build failed&rdquo;.
+          </span>
+        )}
       </p>
     </div>
   );

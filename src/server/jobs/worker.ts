@@ -12,16 +12,21 @@ export interface RunningWorker {
 }
 
 /**
- * A worker: runs revision steps and teardowns from the queue. Any number of workers, in any
- * number of processes, share one queue; a killed worker's job expires and another retries it.
+ * A worker: runs revision steps, builds and teardowns from the queue. Any number of workers, in
+ * any number of processes, share one queue; a killed worker's job expires and another retries
+ * it. Builds have slots of their own (HANGAR_BUILD_CONCURRENCY), so a long build never holds up
+ * other revisions' steps.
  */
 export async function startWorker(
   url: string,
-  options: { concurrency?: number; drivers?: Drivers } = {},
+  options: { concurrency?: number; buildConcurrency?: number; drivers?: Drivers } = {},
 ): Promise<RunningWorker> {
   const concurrency = options.concurrency ?? env.HANGAR_WORKER_CONCURRENCY;
-  const db = createDb(url, concurrency + 2);
-  const boss = await startBoss(url, { supervise: true, poolSize: concurrency + 2 });
+  const buildConcurrency = options.buildConcurrency ?? env.HANGAR_BUILD_CONCURRENCY;
+  // A connection per slot, one for each build's status watch, and two to spare.
+  const poolSize = concurrency + 2 * buildConcurrency + 2;
+  const db = createDb(url, poolSize);
+  const boss = await startBoss(url, { supervise: true, poolSize });
   const ctx = { db, boss, drivers: options.drivers ?? (await driversFromEnv()) };
   const work = {
     batchSize: 1,
@@ -31,33 +36,42 @@ export async function startWorker(
 
   // Slots are pg-boss workers of one job each. An idle slot sleeps until its next poll unless
   // woken: by a job sent from elsewhere, by a sibling that found work (there may be more), or
-  // by itself when it finishes one (it fetches again at once).
-  const slots: { id?: string; busy: boolean }[] = [];
-  const wakeIdleSlot = () => {
-    const idle = slots.find((slot) => !slot.busy && slot.id);
+  // by itself when it finishes one (it fetches again at once). A step's next step may be in
+  // the other revision queue (a build after its source step, a deploy after its build), so a
+  // finished job also wakes an idle slot there.
+  type Slot = { id?: string; busy: boolean };
+  const slotsOf: Record<string, Slot[]> = { [QUEUES.revisionStep]: [], [QUEUES.build]: [] };
+  const wakeIdleSlot = (queue: string) => {
+    const idle = slotsOf[queue]!.find((slot) => !slot.busy && slot.id);
     if (idle) boss.notifyWorker(idle.id!);
   };
-  for (let i = 0; i < concurrency; i++) {
-    const slot: { id?: string; busy: boolean } = { busy: false };
-    slots.push(slot);
-    slot.id = await boss.work(QUEUES.revisionStep, work, async ([job]) => {
-      slot.busy = true;
-      wakeIdleSlot();
-      const { revisionId } = revisionStepJob.parse(job!.data);
-      try {
-        await runRevisionStep(ctx, revisionId, job!);
-      } catch (error) {
-        log.warn("revision step failed, will retry", {
-          revision_id: revisionId,
-          ...describeError(error),
-        });
-        throw error;
-      } finally {
-        slot.busy = false;
-      }
-      if (slot.id) boss.notifyWorker(slot.id);
-    });
-  }
+  const other = (queue: string) => (queue === QUEUES.build ? QUEUES.revisionStep : QUEUES.build);
+  const serve = async (queue: string, count: number) => {
+    for (let i = 0; i < count; i++) {
+      const slot: Slot = { busy: false };
+      slotsOf[queue]!.push(slot);
+      slot.id = await boss.work(queue, work, async ([job]) => {
+        slot.busy = true;
+        wakeIdleSlot(queue);
+        const { revisionId } = revisionStepJob.parse(job!.data);
+        try {
+          await runRevisionStep(ctx, revisionId, job!);
+        } catch (error) {
+          log.warn("revision step failed, will retry", {
+            revision_id: revisionId,
+            ...describeError(error),
+          });
+          throw error;
+        } finally {
+          slot.busy = false;
+        }
+        if (slot.id) boss.notifyWorker(slot.id);
+        wakeIdleSlot(other(queue));
+      });
+    }
+  };
+  await serve(QUEUES.revisionStep, concurrency);
+  await serve(QUEUES.build, buildConcurrency);
   const teardownId = await boss.work(QUEUES.teardown, work, async ([job]) => {
     const { deploymentId } = teardownJob.parse(job!.data);
     const { deleted } = await runTeardown(ctx, deploymentId);
@@ -65,10 +79,16 @@ export async function startWorker(
   });
   const retryMs = env.HANGAR_QUEUE_POLL_SECONDS * 1000;
   const listeners = await Promise.all([
-    listenForJobs(QUEUES.revisionStep, wakeIdleSlot, retryMs),
+    listenForJobs(QUEUES.revisionStep, () => wakeIdleSlot(QUEUES.revisionStep), retryMs),
+    listenForJobs(QUEUES.build, () => wakeIdleSlot(QUEUES.build), retryMs),
     listenForJobs(QUEUES.teardown, () => boss.notifyWorker(teardownId), retryMs),
   ]);
-  log.info("worker started", { concurrency, deployer: ctx.drivers.deployer.name });
+  log.info("worker started", {
+    concurrency,
+    build_concurrency: buildConcurrency,
+    deployer: ctx.drivers.deployer.name,
+    builder: ctx.drivers.builder.imageBuilder ?? "dry_run",
+  });
 
   return {
     async stop() {

@@ -10,6 +10,8 @@ export interface RegistryConfig {
   service: string;
   /** Base URL of the registry's HTTP API as Hangar reaches it. */
   apiUrl: string;
+  /** Reached over plain HTTP (HANGAR_REGISTRY_API_URL `http://...`): builders skip TLS for it. */
+  insecure: boolean;
 }
 
 export const REGISTRY_ISSUER = "hangar";
@@ -18,10 +20,12 @@ export const REGISTRY_ISSUER = "hangar";
 export function registryConfig(): RegistryConfig | null {
   if (!env.HANGAR_REGISTRY_URL) return null;
   const host = env.HANGAR_REGISTRY_URL.toLowerCase();
+  const apiUrl = (env.HANGAR_REGISTRY_API_URL ?? `https://${host}`).replace(/\/+$/, "");
   return {
     host,
     service: env.HANGAR_REGISTRY_SERVICE,
-    apiUrl: (env.HANGAR_REGISTRY_API_URL ?? `https://${host}`).replace(/\/+$/, ""),
+    apiUrl,
+    insecure: apiUrl.toLowerCase().startsWith("http://"),
   };
 }
 

@@ -1,11 +1,15 @@
 import packageJson from "../../../package.json" with { type: "json" };
 import { env } from "@/env";
 import type { Runtime } from "@/schemas/deployments";
+import type { Builder } from "@/schemas/service";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 
 /** Where this installation's revisions run: a dry run unless a cluster is configured. */
 export const serverRuntime = (): Runtime => (env.HANGAR_KUBECONFIG ? "kubernetes" : "dry_run");
+
+/** What turns sources into images: a builder, or a dry run (images named, not built). */
+export const serverBuilder = (): Builder => env.HANGAR_BUILDER ?? "dry_run";
 
 export function getInfo() {
   return {
@@ -13,6 +17,7 @@ export function getInfo() {
     mode: env.HANGAR_MODE,
     region: env.HANGAR_REGION,
     runtime: serverRuntime(),
+    builder: serverBuilder(),
   };
 }
 

@@ -108,7 +108,7 @@ describe("the S3-compatible upload store", () => {
     };
     const built = await builder.build(plan, testIo().io);
     expect(built.imageRef).toMatch(/^hangar\.local\/builds:[0-9a-f]{64}$/);
-    expect(built.lines).toContain("  FROM langchain/langgraph-api:3.12");
+    expect(built.lines).toContain("  FROM docker.io/langchain/langgraph-api:3.12");
     await builder.release!(plan);
     expect(await store.exists(objectPath)).toBe(false);
   });

@@ -13,7 +13,7 @@ export default async function ImportPage() {
   const header = (
     <PageHeader
       title="Import a repository"
-      description="Create a deployment from a repository on your code host: each change cuts a revision that Hangar deploys to the configured cluster (with none configured, a dry run that starts nothing)."
+      description="Create a deployment from a repository on your code host: each change cuts a revision that Hangar builds into an image (HANGAR_BUILDER) and deploys to the configured cluster (with either missing, that part is a dry run)."
     />
   );
   if (me?.role === "viewer") {

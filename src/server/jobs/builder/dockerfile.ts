@@ -1,3 +1,4 @@
+import { formatImageReference, type ImageReference } from "@/lib/image-reference";
 import type { GraphConfig } from "./graph-config";
 
 // The Dockerfile for an uploaded project, in the reference platform's layout: the project under
@@ -13,13 +14,31 @@ export const DOCKERIGNORE = [
   ".venv",
 ];
 
+const DEFAULT_BASE = {
+  python: "docker.io/langchain/langgraph-api",
+  node: "docker.io/langchain/langgraphjs-api",
+};
+
+/**
+ * The FROM image: the operator's override (HANGAR_BUILD_BASE_IMAGE), else the graph config's
+ * base_image, else the reference platform's; a name without tag or digest is tagged with the
+ * runtime's version, as the reference deploy client does.
+ */
+export function baseImageOf(config: GraphConfig, override: ImageReference | null): string {
+  const base = override ??
+    config.baseImage ?? { name: DEFAULT_BASE[config.runtime], tag: null, digest: null };
+  return formatImageReference(base.tag || base.digest ? base : { ...base, tag: config.version });
+}
+
 /** Where an archive path lands in the image. */
 const inImage = (rel: string) => `/deps/app/${rel}`.replace(/\/\.?$/, "");
 
 export function generateDockerfile(
   config: GraphConfig,
   commands: { install: string | null; build: string | null },
+  baseImage: ImageReference | null = null,
 ): string {
+  const from = `FROM ${baseImageOf(config, baseImage)}`;
   const workdir = inImage(config.dir);
   const graphs = Object.fromEntries(
     Object.entries(config.graphs).map(([name, spec]) => [name, inImage(spec)]),
@@ -27,7 +46,7 @@ export function generateDockerfile(
   const lines =
     config.runtime === "python"
       ? [
-          `FROM langchain/langgraph-api:${config.version}`,
+          from,
           ...config.dockerfileLines,
           "ADD . /deps/app",
           ...(config.packages.length
@@ -45,7 +64,7 @@ export function generateDockerfile(
           `WORKDIR ${workdir}`,
         ]
       : [
-          `FROM langchain/langgraphjs-api:${config.version}`,
+          from,
           ...config.dockerfileLines,
           "ADD . /deps/app",
           `RUN cd ${workdir} && ${commands.install ?? "npm ci"}`,

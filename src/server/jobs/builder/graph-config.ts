@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { parseImageReference, type ImageReference } from "@/lib/image-reference";
 import { StepFailure } from "../drivers/types";
 import { existsInside, FileTooLarge, PathEscape, readTextInside } from "./contained-path";
 
@@ -22,6 +23,7 @@ const configSchema = z
     node_version: z.string().optional(),
     env: z.union([z.string().min(1), z.record(z.string(), z.string())]).optional(),
     dockerfile_lines: z.array(z.string()).optional(),
+    base_image: z.string().min(1).optional(),
   })
   .passthrough();
 
@@ -38,6 +40,8 @@ export interface GraphConfig {
   localDependencies: string[];
   packages: string[];
   dockerfileLines: string[];
+  /** The graph config's base_image, checked (tag or digest optional). */
+  baseImage: ImageReference | null;
 }
 
 const JS_FILE = /\.(m|c)?(j|t)sx?$/;
@@ -140,6 +144,9 @@ export async function loadGraphConfig(
     if (escapes(envFile)) throw problem("env", `${config.env} lies outside the archive`);
     // The env file itself never enters the build; its values come from the deployment's secrets.
   }
+  const baseImage = config.base_image ? parseImageReference(config.base_image) : null;
+  if (config.base_image && !baseImage)
+    throw problem("base_image", `"${config.base_image}" is not an image reference`);
   return {
     path: normalized,
     dir,
@@ -149,5 +156,6 @@ export async function loadGraphConfig(
     localDependencies,
     packages,
     dockerfileLines: config.dockerfile_lines ?? [],
+    baseImage,
   };
 }

@@ -3,6 +3,7 @@ import { constants } from "node:fs";
 import { mkdir, mkdtemp, open, readdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import type { DeploymentSource } from "@/generated/prisma/enums";
+import type { ImageReference } from "@/lib/image-reference";
 import { StepFailure, type BuilderDriver, type BuildIo, type BuildPlan } from "../drivers/types";
 import type { Unpacked } from "./archive";
 import { writeFileInRoot } from "./contained-path";
@@ -26,6 +27,8 @@ export interface ProjectBuilderOptions {
   sources: Partial<Record<DeploymentSource, ContextSource>>;
   /** Null: a dry run. */
   images: ImageBuilder | null;
+  /** The operator's FROM for every build (HANGAR_BUILD_BASE_IMAGE). */
+  baseImage?: ImageReference | null;
 }
 
 /** A build folder older than this was left by a worker that died mid-build. */
@@ -65,6 +68,7 @@ export function projectBuilder(
   options: ProjectBuilderOptions,
 ): BuilderDriver {
   return {
+    imageBuilder: options.images?.name ?? null,
     async build(plan: BuildPlan, io: BuildIo) {
       const source = options.sources[plan.source];
       if (!source) return fallback.build(plan, io);
@@ -91,10 +95,11 @@ export function projectBuilder(
         lines.push(
           ...(await trackedPackageLines(context, config.dir, plan.tracked_packages ?? [])),
         );
-        const dockerfile = generateDockerfile(config, {
-          install: plan.install_command,
-          build: plan.build_command,
-        });
+        const dockerfile = generateDockerfile(
+          config,
+          { install: plan.install_command, build: plan.build_command },
+          options.baseImage,
+        );
         await writeFileInRoot(context, DOCKERFILE, dockerfile);
         await writeFileInRoot(context, ".dockerignore", `${DOCKERIGNORE.join("\n")}\n`);
         lines.push(

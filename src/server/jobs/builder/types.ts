@@ -1,4 +1,10 @@
-import type { BuildIo, BuildPlan, ImageTarget, StepResult } from "../drivers/types";
+import type {
+  BuildIo,
+  BuildPlan,
+  ImageBuilderName,
+  ImageTarget,
+  StepResult,
+} from "../drivers/types";
 import type { Unpacked } from "./archive";
 
 // The two halves of building a project (project-builder.ts): a source fills a folder with the
@@ -23,7 +29,7 @@ export interface ImageBuild {
 
 /** Turns a prepared folder into an image in the registry (buildah here, a Job in a cluster). */
 export interface ImageBuilder {
-  readonly name: "buildah" | "kubernetes";
+  readonly name: ImageBuilderName;
   /** Streams its output through io.log; throws StepFailure with the failing step's last lines. */
   build(request: ImageBuild, io: BuildIo): Promise<{ digest: string }>;
 }

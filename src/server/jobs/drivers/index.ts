@@ -1,5 +1,6 @@
 import path from "node:path";
 import { env, type Env } from "@/env";
+import { parseImageReference } from "@/lib/image-reference";
 import { getDb } from "@/server/db";
 import { codehostContext } from "../builder/codehost-context";
 import { projectBuilder } from "../builder/project-builder";
@@ -23,6 +24,8 @@ type DriverConfig = Pick<Env, "HANGAR_KUBECONFIG"> &
       | "HANGAR_CODEHOST_ARCHIVE_MAX_BYTES"
       | "HANGAR_CODEHOST_ARCHIVE_TIMEOUT_SECONDS"
       | "HANGAR_BUILDER"
+      | "HANGAR_BUILD_TIMEOUT_SECONDS"
+      | "HANGAR_BUILD_BASE_IMAGE"
       | "HANGAR_BUILD_NAMESPACE"
       | "HANGAR_BUILD_IMAGE"
       | "HANGAR_BUILD_FETCH_IMAGE"
@@ -39,26 +42,36 @@ async function kubernetes(path: string, timeoutSeconds?: number): Promise<Deploy
 
 /** The image builder HANGAR_BUILDER names (null: a dry run), loaded only when configured. */
 async function images(config: DriverConfig): Promise<ImageBuilder | null> {
-  if (config.HANGAR_BUILDER !== "kubernetes") return null;
-  if (!config.HANGAR_KUBECONFIG)
-    throw new Error("HANGAR_BUILDER=kubernetes builds in a cluster: set HANGAR_KUBECONFIG.");
-  const { loadKubeconfig } = await import("./kubernetes");
-  const { DEFAULT_BUILD_TIMEOUT_SECONDS, kubernetesImageBuilder } =
-    await import("../builder/images/kubernetes");
-  return kubernetesImageBuilder({
-    kubeconfig: loadKubeconfig(config.HANGAR_KUBECONFIG),
-    namespace: config.HANGAR_BUILD_NAMESPACE ?? env.HANGAR_BUILD_NAMESPACE,
-    builderImage: config.HANGAR_BUILD_IMAGE ?? env.HANGAR_BUILD_IMAGE,
-    fetchImage: config.HANGAR_BUILD_FETCH_IMAGE ?? env.HANGAR_BUILD_FETCH_IMAGE,
-    timeoutSeconds: DEFAULT_BUILD_TIMEOUT_SECONDS,
-    publicUrl: config.HANGAR_PUBLIC_URL ?? env.HANGAR_PUBLIC_URL,
-    db: getDb,
-  });
+  switch (config.HANGAR_BUILDER) {
+    case "buildah": {
+      const { buildahBuilder } = await import("../builder/images/buildah");
+      const dataDir = path.resolve(config.HANGAR_DATA_DIR ?? env.HANGAR_DATA_DIR);
+      return buildahBuilder({ root: path.join(dataDir, "buildah") });
+    }
+    case "kubernetes": {
+      if (!config.HANGAR_KUBECONFIG)
+        throw new Error("HANGAR_BUILDER=kubernetes builds in a cluster: set HANGAR_KUBECONFIG.");
+      const { loadKubeconfig } = await import("./kubernetes");
+      const { kubernetesImageBuilder } = await import("../builder/images/kubernetes");
+      return kubernetesImageBuilder({
+        kubeconfig: loadKubeconfig(config.HANGAR_KUBECONFIG),
+        namespace: config.HANGAR_BUILD_NAMESPACE ?? env.HANGAR_BUILD_NAMESPACE,
+        builderImage: config.HANGAR_BUILD_IMAGE ?? env.HANGAR_BUILD_IMAGE,
+        fetchImage: config.HANGAR_BUILD_FETCH_IMAGE ?? env.HANGAR_BUILD_FETCH_IMAGE,
+        timeoutSeconds: config.HANGAR_BUILD_TIMEOUT_SECONDS ?? env.HANGAR_BUILD_TIMEOUT_SECONDS,
+        publicUrl: config.HANGAR_PUBLIC_URL ?? env.HANGAR_PUBLIC_URL,
+        db: getDb,
+      });
+    }
+    default:
+      return null;
+  }
 }
 
 /**
- * The drivers configuration selects: a kubeconfig makes deploys real; else they are a dry run
- * (recorded, nothing started). Tests pass their own drivers to the worker instead.
+ * The drivers configuration selects: a kubeconfig makes deploys real, a builder (HANGAR_BUILDER)
+ * builds; else each is a dry run (recorded, nothing built or started). Tests pass their own
+ * drivers to the worker instead.
  */
 export async function driversFromEnv(config: DriverConfig = env): Promise<Drivers> {
   const archiveLimits = {
@@ -83,6 +96,9 @@ export async function driversFromEnv(config: DriverConfig = env): Promise<Driver
         }),
       },
       images: await images(config),
+      baseImage: config.HANGAR_BUILD_BASE_IMAGE
+        ? parseImageReference(config.HANGAR_BUILD_BASE_IMAGE)
+        : null,
     }),
     deployer: config.HANGAR_KUBECONFIG
       ? await kubernetes(config.HANGAR_KUBECONFIG, config.HANGAR_ROLLOUT_TIMEOUT_SECONDS)

@@ -84,7 +84,12 @@ export interface BuiltImage extends StepResult {
   record?: Record<string, unknown>;
 }
 
+/** What turns a project into an image (HANGAR_BUILDER); none: builds are a dry run. */
+export type ImageBuilderName = "buildah" | "kubernetes";
+
 export interface BuilderDriver {
+  /** The image builder behind it; absent or null: nothing is built (a dry run). */
+  readonly imageBuilder?: ImageBuilderName | null;
   build(plan: BuildPlan, io: BuildIo): Promise<BuiltImage>;
   /** Drops what the build consumed (an uploaded archive) once its outcome is recorded. */
   release?(plan: BuildPlan): Promise<void>;

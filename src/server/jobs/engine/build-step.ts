@@ -1,3 +1,4 @@
+import { env } from "@/env";
 import type { SourceConfig, SourceRevisionConfig } from "@/schemas/deployments";
 import { registryConfig, registryImageOf } from "@/server/registry/config";
 import { manifestDigest, RegistryLookupError } from "@/server/registry/manifest";
@@ -6,6 +7,8 @@ import { findTemplate } from "@/server/services/templates";
 import { claimUploadForBuild } from "@/server/services/uploads";
 import { StepFailure } from "../drivers";
 import type { BuildPlan } from "../drivers/types";
+import { buildTargetOf } from "./build-target";
+import { watchBuild } from "./build-watch";
 import { liveLog } from "./live-log";
 import {
   advance,
@@ -126,7 +129,17 @@ export async function startBuild(ctx: EngineContext, revision: EngineRevision): 
   });
 }
 
-/** BUILDING: the builder turns the plan into an image; the result lands with the status move. */
+/** A revision from source with no image cannot run on a cluster: nothing was built. */
+const NOTHING_BUILT =
+  "No image builder is configured (HANGAR_BUILDER), so nothing was built and there is no image to deploy to the cluster: the operator sets HANGAR_BUILDER (README, Builds).";
+
+const timedOutMessage = (seconds: number) =>
+  `The build took longer than HANGAR_BUILD_TIMEOUT_SECONDS (${seconds} s) and was stopped.`;
+
+/**
+ * BUILDING: the builder turns the plan into an image, pushed with a token of the build's own;
+ * the result lands with the status move. Interrupting the revision or the time limit stops it.
+ */
 export async function buildStep(ctx: EngineContext, revision: EngineRevision): Promise<void> {
   const plan = buildPlanOf(revision);
   if (revision.source === "internal_source") {
@@ -143,32 +156,50 @@ export async function buildStep(ctx: EngineContext, revision: EngineRevision): P
       return;
     }
   }
+  const timeoutSeconds = env.HANGAR_BUILD_TIMEOUT_SECONDS;
   const output = liveLog(ctx.db, revision.id, "build");
-  const io = { log: output.log, signal: new AbortController().signal, target: null };
-  try {
-    const built = await ctx.drivers.builder.build(plan, io);
-    await output.flush();
-    await advance(ctx, revision.id, {
-      from: ["BUILDING"],
-      to: "AWAITING_DEPLOY",
-      data: {
-        imageRef: built.imageRef,
-        imageDigest: built.imageDigest,
-        buildPlan: asJson({ ...plan, ...built.record }),
-      },
-      stream: "build",
-      lines: [...built.lines, "Build finished"],
-    });
-  } catch (error) {
-    await output.flush();
-    if (!(error instanceof StepFailure)) throw error;
-    await advance(ctx, revision.id, {
+  const push = await buildTargetOf(ctx, revision, timeoutSeconds);
+  const watch = watchBuild(ctx.db, revision.id, timeoutSeconds);
+  const failed = (message: string, lines: string[] = []) =>
+    advance(ctx, revision.id, {
       from: ["BUILDING"],
       to: "BUILD_FAILED",
-      message: error.message,
+      message,
       stream: "build",
-      lines: [...error.lines, error.message],
+      lines: [...lines, message],
     });
+  try {
+    const io = { log: output.log, signal: watch.signal, target: push?.target ?? null };
+    const built = await ctx.drivers.builder.build(plan, io);
+    await output.flush();
+    if (!built.imageDigest && ctx.drivers.deployer.runtime === "kubernetes") {
+      await failed(NOTHING_BUILT, built.lines);
+    } else {
+      await advance(ctx, revision.id, {
+        from: ["BUILDING"],
+        to: "AWAITING_DEPLOY",
+        data: {
+          imageRef: built.imageRef,
+          imageDigest: built.imageDigest,
+          buildPlan: asJson({ ...plan, ...built.record }),
+        },
+        stream: "build",
+        lines: [...built.lines, "Build finished"],
+      });
+    }
+  } catch (error) {
+    await output.flush();
+    const lines = error instanceof StepFailure ? error.lines : [];
+    // Stopped, whatever the builder threw: by the time limit, or by the revision (interrupted or
+    // deleted), whose move is already recorded.
+    if (watch.timedOut()) await failed(timedOutMessage(timeoutSeconds), lines);
+    else if (!watch.signal.aborted) {
+      if (!(error instanceof StepFailure)) throw error;
+      await failed(error.message, lines);
+    }
+  } finally {
+    await watch.stop();
+    await push?.release();
   }
   // Only once the outcome is recorded: a retried step still finds its archive.
   await ctx.drivers.builder.release?.(plan);

@@ -73,7 +73,7 @@ export async function applyMove(
   }
   await move.also?.(tx);
   if (!isTerminal(move.to) && !ctx.runsNext?.(move.to))
-    await enqueueRevisionStep(tx, { revisionId }, { boss: ctx.boss });
+    await enqueueRevisionStep(tx, { revisionId }, { boss: ctx.boss, status: move.to });
   return true;
 }
 

@@ -20,6 +20,8 @@ import type { DeploymentRow } from "../deployments/serialize";
 export const PUSH_TOKEN_TTL_SECONDS = 3600;
 const PREFIX = "hgp_";
 
+const newToken = () => PREFIX + randomBytes(32).toString("base64url");
+
 const requireRegistry = (): RegistryConfig => {
   const config = registryConfig();
   if (!config)
@@ -49,7 +51,7 @@ export async function createPushToken(
   if (deployment.status === "AWAITING_DELETE")
     throw conflict(`Deployment ID ${deploymentId} is being deleted.`);
   const config = requireRegistry();
-  const token = PREFIX + randomBytes(32).toString("base64url");
+  const token = newToken();
   const expiresAt = new Date(Date.now() + PUSH_TOKEN_TTL_SECONDS * 1000);
   await db.$transaction(async (tx) => {
     const row = await tx.pushToken.create({
@@ -80,8 +82,9 @@ export async function revokePushTokens(db: Db, actor: Actor, deploymentId: strin
   requireRole(actor, "editor");
   const deployment = await findDeployment(db, actor, deploymentId);
   await db.$transaction(async (tx) => {
+    // A running build's own token is not the client's to revoke: it ends with its build.
     const revoked = await tx.pushToken.updateMany({
-      where: { deploymentId: deployment.id, revokedAt: null },
+      where: { deploymentId: deployment.id, revisionId: null, revokedAt: null },
       data: { revokedAt: new Date() },
     });
     await recordAudit(tx, actor, {
@@ -114,7 +117,7 @@ export async function registryTarget(
 export async function pushTokenDeployment(
   db: DbClient,
   token: string,
-): Promise<{ workspaceId: string; name: string; tokenId: string } | null> {
+): Promise<{ workspaceId: string; name: string; tokenId: string; build: boolean } | null> {
   if (!token.startsWith(PREFIX)) return null;
   const row = await db.pushToken.findUnique({
     where: { tokenHash: sha256Hex(token) },
@@ -122,5 +125,40 @@ export async function pushTokenDeployment(
   });
   if (!row || row.revokedAt || row.expiresAt <= new Date()) return null;
   if (row.deployment.status === "AWAITING_DELETE") return null;
-  return { workspaceId: row.deployment.workspaceId, name: row.deployment.name, tokenId: row.id };
+  return {
+    workspaceId: row.deployment.workspaceId,
+    name: row.deployment.name,
+    tokenId: row.id,
+    build: row.revisionId !== null,
+  };
+}
+
+/**
+ * A build's own push token (the worker's, for one revision): push and pull of its deployment's
+ * repository and pull of the workspace's others (base images), valid `ttlSeconds` (the build's
+ * time limit). The caller revokes it when the build ends (revokeBuildToken).
+ */
+export async function issueBuildToken(
+  db: DbClient,
+  revision: { id: string; deploymentId: string; workspaceId: string },
+  ttlSeconds: number,
+): Promise<{ id: string; token: string }> {
+  const token = newToken();
+  const row = await db.pushToken.create({
+    data: {
+      workspaceId: revision.workspaceId,
+      deploymentId: revision.deploymentId,
+      revisionId: revision.id,
+      tokenHash: sha256Hex(token),
+      expiresAt: new Date(Date.now() + ttlSeconds * 1000),
+    },
+  });
+  return { id: row.id, token };
+}
+
+export async function revokeBuildToken(db: DbClient, tokenId: string): Promise<void> {
+  await db.pushToken.updateMany({
+    where: { id: tokenId, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
 }

@@ -11,11 +11,13 @@ import {
 import { pushTokenDeployment } from "./push-tokens";
 
 // GET /registry/token: the registry's token server (Docker token authentication). Basic
-// credentials `oauth2accesstoken:<push token>`; the JWT grants, of the scopes asked, only the
-// push token's deployment repository and only push and pull on it.
+// credentials `oauth2accesstoken:<push token>`; the JWT grants, of the scopes asked, push and
+// pull on the push token's deployment repository, and for a build's own token also pull on the
+// workspace's other repositories (base images); nothing else.
 
 export const PUSH_TOKEN_USER = "oauth2accesstoken";
-const GRANTABLE: RegistryAction[] = ["push", "pull"];
+const OWN: RegistryAction[] = ["push", "pull"];
+const WORKSPACE: RegistryAction[] = ["pull"];
 
 function basicCredentials(authorization: string | null): { user: string; password: string } {
   const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization ?? "");
@@ -58,12 +60,19 @@ export async function issueRegistryToken(
     );
 
   const own = repositoryOf(deployment);
+  const grantable = (name: string): RegistryAction[] =>
+    name === own
+      ? OWN
+      : deployment.build && name.startsWith(`${deployment.workspaceId}/`)
+        ? WORKSPACE
+        : [];
   const access: RegistryAccess[] = parseScopes(request.scopes)
-    .filter((scope) => scope.name === own)
     .map((scope) => ({
       type: "repository" as const,
-      name: own,
-      actions: GRANTABLE.filter((a) => scope.actions.includes(a) || scope.actions.includes("*")),
+      name: scope.name,
+      actions: grantable(scope.name).filter(
+        (a) => scope.actions.includes(a) || scope.actions.includes("*"),
+      ),
     }))
     .filter((grant) => grant.actions.length > 0);
   const signed = await signRegistryToken(config, `push-token:${deployment.tokenId}`, access);

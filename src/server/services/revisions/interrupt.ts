@@ -8,11 +8,13 @@ import { lockDeployment, lockedTransaction } from "../deployments/find";
 import { toRevision } from "./history";
 import { appendLogs } from "./logs-append";
 import { findRevisionOf } from "./logs-list";
+import { notifyRevisionStop } from "./stop-events";
 import { transition } from "./transition";
 
 /**
- * Stops a revision that has not finished (INTERRUPTED). The worker notices at its next status
- * move and stops; the deployment's next revision, if any, goes ahead. 409 when already final.
+ * Stops a revision that has not finished (INTERRUPTED). A build in progress is stopped at once
+ * (its worker is notified); other steps notice at their next status move and stop. The
+ * deployment's next revision, if any, goes ahead. 409 when already final.
  */
 export async function interruptRevision(
   db: Db,
@@ -33,6 +35,7 @@ export async function interruptRevision(
       throw conflict(`Revision ${revisionId} has already finished (${now.status}).`);
     }
     await appendLogs(tx, found.id, "build", [message]);
+    await notifyRevisionStop(tx, found.id);
     await recordAudit(tx, actor, {
       action: "revision.interrupt",
       targetType: "revision",

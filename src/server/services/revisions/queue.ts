@@ -1,6 +1,7 @@
 import PgBoss from "pg-boss";
 import { z } from "zod";
 import { env } from "@/env";
+import type { RevisionStatus } from "@/generated/prisma/enums";
 import type { DbClient } from "@/server/db";
 import { describeError, log } from "@/server/log";
 import { notifyChannel } from "@/server/notify-channel";
@@ -13,6 +14,8 @@ import { notifyChannel } from "@/server/notify-channel";
 export const QUEUES = {
   /** Runs one step of a revision (the step follows from its status). */
   revisionStep: "revision-step",
+  /** Runs a revision's build (BUILDING): slots of their own, so builds never hold up deploys. */
+  build: "revision-build",
   /** Tears a deployment's runtime down, then removes the deployment. */
   teardown: "deployment-teardown",
 } as const;
@@ -37,6 +40,15 @@ export interface BossOptions {
   poolSize?: number;
 }
 
+/**
+ * A job running longer is presumed dead. A build may take its whole time limit, then what any
+ * step may (stopping it, recording its end, the deploy step's bookkeeping).
+ */
+const expiryOf = (name: string) =>
+  name === QUEUES.build
+    ? env.HANGAR_BUILD_TIMEOUT_SECONDS + env.HANGAR_JOB_EXPIRE_SECONDS
+    : env.HANGAR_JOB_EXPIRE_SECONDS;
+
 export async function startBoss(url: string, options: BossOptions): Promise<PgBoss> {
   const boss = new PgBoss({
     connectionString: url,
@@ -52,7 +64,7 @@ export async function startBoss(url: string, options: BossOptions): Promise<PgBo
       name,
       retryLimit: RETRY_LIMIT,
       retryDelay: 1,
-      expireInSeconds: env.HANGAR_JOB_EXPIRE_SECONDS,
+      expireInSeconds: expiryOf(name),
     });
     // Workers own the queue's settings: the newest worker's configuration applies.
     if (options.supervise) {
@@ -60,7 +72,7 @@ export async function startBoss(url: string, options: BossOptions): Promise<PgBo
         name,
         retryLimit: RETRY_LIMIT,
         retryDelay: 1,
-        expireInSeconds: env.HANGAR_JOB_EXPIRE_SECONDS,
+        expireInSeconds: expiryOf(name),
       });
     }
   }
@@ -115,12 +127,16 @@ async function send(
   if (!options.boss && !options.startAfterSeconds) await jobWake.notify(tx, name);
 }
 
-/** Queues the next step of a revision, inside the caller's transaction. */
+/** The queue of the step a status calls for: builds have their own. */
+export const queueOf = (status: RevisionStatus | undefined) =>
+  status === "BUILDING" ? QUEUES.build : QUEUES.revisionStep;
+
+/** Queues the next step of a revision (the step of `status`), inside the caller's transaction. */
 export const enqueueRevisionStep = (
   tx: DbClient,
   job: RevisionStepJob,
-  options?: { startAfterSeconds?: number; boss?: PgBoss },
-) => send(tx, QUEUES.revisionStep, job, options);
+  options?: { startAfterSeconds?: number; boss?: PgBoss; status?: RevisionStatus },
+) => send(tx, queueOf(options?.status), job, options);
 
 /** Queues a deployment's teardown, inside the caller's transaction. */
 export const enqueueTeardown = (tx: DbClient, job: TeardownJob, options?: { boss?: PgBoss }) =>

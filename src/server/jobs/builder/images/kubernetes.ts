@@ -14,9 +14,6 @@ import { packContext } from "./context-archive";
 // builds it with BuildKit (rootless, daemonless) and pushes the image (build-job-run.ts). The
 // packed context is dropped when the build ends, whatever its outcome.
 
-/** The Job's deadline when HANGAR_BUILD_TIMEOUT_SECONDS does not say otherwise. */
-export const DEFAULT_BUILD_TIMEOUT_SECONDS = 1800;
-
 export const NO_PUBLIC_URL =
   "Kubernetes builds fetch their context from Hangar's public URL: set HANGAR_PUBLIC_URL to an address the build namespace's pods can reach (README, Builds).";
 
@@ -28,6 +25,7 @@ export interface KubernetesBuilderOptions {
   builderImage: string;
   /** HANGAR_BUILD_FETCH_IMAGE: has sh, wget, sha256sum and tar (busybox). */
   fetchImage: string;
+  /** HANGAR_BUILD_TIMEOUT_SECONDS: the Job's deadline. */
   timeoutSeconds: number;
   /** HANGAR_PUBLIC_URL: where the build pod fetches its context. */
   publicUrl: string | undefined;

@@ -1,0 +1,40 @@
+import { StepFailure } from "../../drivers/types";
+
+// What a failed buildah run said, as the revision's status message: the step that failed
+// (`STEP 4/6: RUN ...`), buildah's reason and the step's last lines of output.
+
+const STEP = /^(?:\[\d+\/\d+\] )?STEP \d+\/\d+: /;
+/** buildah's own words around a failure, not the step's output. */
+const NOISE = /^(?:Error: |error |subprocess exited |--> |Trying to pull |Getting image source )/;
+const TAIL_LINES = 10;
+const MAX_LINE = 300;
+
+const clip = (line: string) => (line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)}…` : line);
+
+/** buildah's last `Error: ...` line without its prefix (and without the step it repeats). */
+function reasonOf(lines: string[]): string | null {
+  const error = lines.findLast((line) => line.startsWith("Error: "));
+  if (!error) return null;
+  return error.slice("Error: ".length).replace(/^building at STEP "[\s\S]*?": (?=[^"]*$)/, "");
+}
+
+const tailOf = (lines: string[]) =>
+  lines
+    .filter((line) => line.trim() && !NOISE.test(line))
+    .slice(-TAIL_LINES)
+    .map((line) => `  ${clip(line)}`);
+
+export function buildFailure(lines: string[]): StepFailure {
+  const stepAt = lines.findLastIndex((line) => STEP.test(line));
+  const step = stepAt >= 0 ? clip(lines[stepAt]!.replace(/^\[\d+\/\d+\] /, "")) : "The build";
+  const reason = reasonOf(lines) ?? "buildah failed";
+  const tail = tailOf(lines.slice(stepAt + 1));
+  return new StepFailure(
+    `${step} failed (${clip(reason)})${tail.length ? `. Its last lines:\n${tail.join("\n")}` : "."}`,
+  );
+}
+
+export function pushFailure(ref: string, lines: string[]): StepFailure {
+  const reason = reasonOf(lines) ?? lines.at(-1) ?? "buildah failed";
+  return new StepFailure(`Pushing ${ref} failed: ${clip(reason)}`);
+}

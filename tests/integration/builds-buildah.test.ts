@@ -1,3 +1,8 @@
+import { spawnSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueBuildToken } from "../../src/server/services/registry/push-tokens";
 import { branchSha, DEFAULT_TOKEN, startCodehostServer } from "../../testing/codehost-server";
@@ -5,7 +10,7 @@ import { startBuildStack, type BuildStack } from "../helpers/build-stack";
 import { copyImage, groupMembers, processesWith } from "../helpers/built-images";
 import { waitFor, waitForRevision } from "../helpers/engine";
 import { api } from "../helpers/http";
-import { tarGz } from "../helpers/tarball";
+import { tarGz, type TarEntry } from "../helpers/tarball";
 import { buildUpload, createForUpload, issueUploadUrl, putUpload } from "../helpers/uploads";
 
 // Real builds: the deploy client's remote build, and a code-host repository, against a worker
@@ -53,9 +58,10 @@ const files = (entries: { path: string; content: string }[]) =>
 async function uploadAndBuild(
   deploymentId: string,
   sourceConfig?: { build_command?: string; install_command?: string },
+  entries: TarEntry[] = project(),
 ) {
   const { upload_url, object_path } = await issueUploadUrl(key(), deploymentId, stack.baseUrl);
-  expect((await putUpload(upload_url, tarGz(project()))).status).toBe(200);
+  expect((await putUpload(upload_url, tarGz(entries))).status).toBe(200);
   const patched = await buildUpload(key(), deploymentId, object_path, {
     baseUrl: stack.baseUrl,
     sourceConfig,
@@ -273,6 +279,47 @@ describe("a remote build with HANGAR_BUILDER=buildah", () => {
       (tokens) => tokens.length === 1 && tokens[0]!.revokedAt !== null,
       { what: "the build token's revocation" },
     );
+  }, 120_000);
+
+  it("runs the project's steps as the build user: one that leaves the chroot reads no root-only file", async () => {
+    // chroot isolation is no boundary: a step can climb out. What it finds is the build user's.
+    const dir = mkdtempSync(path.join(tmpdir(), "hangar-escape-"));
+    const binary = path.join(dir, "escape");
+    try {
+      const cc = spawnSync(
+        "gcc",
+        ["-static", "-O2", "-o", binary, "tests/fixtures/chroot-escape.c"],
+        {
+          encoding: "utf8",
+        },
+      );
+      expect(cc.status, cc.stderr).toBe(0);
+      const secret = `ROOT-ONLY-${randomUUID()}`;
+      const secretFile = path.join(stack.dataDir, "root-only.secret");
+      writeFileSync(secretFile, secret, { mode: 0o600 });
+      const deploymentId = await createForUpload(
+        key(),
+        `escape-${Date.now().toString(36)}`,
+        stack.baseUrl,
+      );
+      const revisionId = await uploadAndBuild(
+        deploymentId,
+        { build_command: `./tools/escape ${secretFile}` },
+        [...project(), { path: "tools/escape", content: readFileSync(binary), mode: 0o755 }],
+      );
+      const revision = await finished(revisionId);
+      const log = await buildLog(revisionId);
+      expect(revision.status, log.join("\n")).toBe("DEPLOYED");
+      const buildUid = spawnSync("id", ["-u", "hangar-build"], { encoding: "utf8" }).stdout.trim();
+      // The step's root is the build user outside its user namespace, and the escape found nothing.
+      expect(log).toContainEqual(
+        expect.stringMatching(new RegExp(`^UID_MAP\\s+0\\s+${buildUid}\\s+1$`)),
+      );
+      expect(log).toContain("ESCAPED, READ: Permission denied");
+      expect(log.join("\n")).not.toContain(secret);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 120_000);
 
   it("ends BUILD_FAILED when the build outlasts HANGAR_BUILD_TIMEOUT_SECONDS", async () => {

@@ -7,7 +7,8 @@ import path from "node:path";
 import pg from "pg";
 import { freePort } from "@/lib/free-port";
 import { postgresBinaries } from "./binaries";
-import { grantTraverse, postgresRunAs, type RunAs } from "./system-user";
+import { grantTraverse } from "@/lib/system-users";
+import { postgresRunAs, type RunAs } from "./system-user";
 
 // A real PostgreSQL server run from node_modules, its data in `<data folder>/postgres`, on a free
 // loopback port with a generated password. It runs in a session of its own, so a Ctrl-C reaches
@@ -157,7 +158,7 @@ export async function startServer(
 ): Promise<ServerInfo> {
   const pgdata = pgdataOf(dataDir);
   const [binaries, runAs] = await Promise.all([postgresBinaries(), postgresRunAs(notice)]);
-  if (runAs) await grantTraverse([pgdata, binaries.postgres], runAs, notice);
+  if (runAs) await grantTraverse([pgdata, binaries.postgres], runAs, "postgres", notice);
   if (!existsSync(path.join(pgdata, "PG_VERSION"))) {
     notice(`Creating the embedded PostgreSQL database in ${pgdata}`);
     await initialise(binaries.initdb, pgdata, password, runAs);

@@ -2,6 +2,7 @@ import path from "node:path";
 import { env, type Env } from "@/env";
 import { parseImageReference } from "@/lib/image-reference";
 import { getDb } from "@/server/db";
+import { log } from "@/server/log";
 import { codehostContext } from "../builder/codehost-context";
 import { projectBuilder } from "../builder/project-builder";
 import type { ImageBuilder } from "../builder/types";
@@ -45,8 +46,14 @@ async function images(config: DriverConfig): Promise<ImageBuilder | null> {
   switch (config.HANGAR_BUILDER) {
     case "buildah": {
       const { buildahBuilder } = await import("../builder/images/buildah");
+      const { buildUser } = await import("../builder/images/build-user");
       const dataDir = path.resolve(config.HANGAR_DATA_DIR ?? env.HANGAR_DATA_DIR);
-      return buildahBuilder({ root: path.join(dataDir, "buildah") });
+      const notice = (message: string) => log.info(message);
+      return buildahBuilder({
+        root: path.join(dataDir, "buildah"),
+        runAs: await buildUser(notice),
+        notice,
+      });
     }
     case "kubernetes": {
       if (!config.HANGAR_KUBECONFIG)

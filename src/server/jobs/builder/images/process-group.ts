@@ -22,6 +22,8 @@ export interface GroupOptions {
   /** The command's whole environment (nothing of the worker's is passed unless listed). */
   env: Record<string, string>;
   cwd?: string;
+  /** Runs the command as this user (the caller is root). */
+  runAs?: { uid: number; gid: number };
   signal: AbortSignal;
   /** Every line of stdout and stderr, in the order they arrive. */
   onLine(line: string): void;
@@ -42,6 +44,7 @@ export function runInGroup(command: string, args: string[], options: GroupOption
       cwd: options.cwd,
       // Next's types require NODE_ENV in every environment; the command needs none.
       env: options.env as NodeJS.ProcessEnv,
+      ...(options.runAs ? { uid: options.runAs.uid, gid: options.runAs.gid } : {}),
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });

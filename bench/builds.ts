@@ -11,13 +11,13 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Readable } from "node:stream";
 import { buildIfStale } from "../scripts/build-if-stale";
 import { ensureBuildTools, pushBaseImage } from "../testing/base-image";
 import { createTestDatabase } from "../testing/database";
 import { startRegistry } from "../testing/registry";
 import { freePort, startServer, startWorkerProcess, testSecrets } from "../testing/server";
 import { ensurePostgres } from "../testing/services";
+import { benchWorkspace } from "./workspace";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
@@ -42,7 +42,7 @@ Object.assign(process.env, env);
 const { createDb } = await import("../src/server/db");
 const { createDeployment } = await import("../src/server/services/deployments/create");
 const { patchDeployment } = await import("../src/server/services/deployments/patch");
-const { acceptUpload, createUploadUrl } = await import("../src/server/services/uploads");
+const { uploadArchive } = await import("../testing/uploads");
 const { createPushToken, issueBuildToken } =
   await import("../src/server/services/registry/push-tokens");
 const { tarGz } = await import("../tests/helpers/tarball");
@@ -60,17 +60,7 @@ const worker = await startWorkerProcess(
 );
 const db = createDb(database.url, 4);
 
-const org = await db.organization.create({ data: { name: "bench builds" } });
-const ws = await db.workspace.create({ data: { organizationId: org.id, name: "bench builds" } });
-const actor = {
-  kind: "api_key" as const,
-  userId: null,
-  apiKeyId: null,
-  organizationId: org.id,
-  workspaceId: ws.id,
-  role: "editor" as const,
-  orgRole: "member" as const,
-};
+const { ws, actor } = await benchWorkspace(db, "builds");
 type CreateInput = Parameters<typeof createDeployment>[2];
 const baseDeployment = await createDeployment(db, actor, {
   name: "langgraph-base",
@@ -110,22 +100,19 @@ async function uploaded() {
     source_config: { build_command: BUILD_COMMAND },
     source_revision_config: {},
   } as CreateInput);
-  const issued = await createUploadUrl(db, actor, created.id, server.url);
-  const url = new URL(issued.upload_url);
-  await acceptUpload(db, {
-    deploymentId: created.id,
-    uploadId: url.pathname.split("/").at(-1)!,
-    expires: url.searchParams.get("expires"),
-    signature: url.searchParams.get("signature"),
-    headers: new Headers({ "Content-Type": "application/gzip" }),
-    body: Readable.toWeb(Readable.from(tarGz(projectFiles(randomBytes(8).toString("hex"))))),
-  });
+  const objectPath = await uploadArchive(
+    db,
+    actor,
+    created.id,
+    tarGz(projectFiles(randomBytes(8).toString("hex"))),
+    server.url,
+  );
   return {
     async build(): Promise<{ seconds: number; revisionId: string }> {
       const started = performance.now();
       const patched = await patchDeployment(db, actor, created.id, {
         source_revision_config: {
-          source_tarball_path: issued.object_path,
+          source_tarball_path: objectPath,
           graph_config_path: "langgraph.json",
         },
       });

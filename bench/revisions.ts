@@ -16,6 +16,7 @@ import type { Db } from "../src/server/db";
 import { startWorkerProcess, testSecrets, type RunningWorker } from "../testing/server";
 import { cpuMeter } from "./cpu";
 import { selectedDatabases } from "./databases";
+import { benchWorkspace } from "./workspace";
 
 const COUNT = Number(process.env.BENCH_REVISIONS ?? 200);
 const CONCURRENCY = process.env.HANGAR_WORKER_CONCURRENCY ?? "4";
@@ -33,17 +34,7 @@ const { createDeployment } = await import("../src/server/services/deployments/cr
 const { ensureQueues, jobWake, QUEUES } = await import("../src/server/services/revisions/queue");
 
 async function seed(db: Db, round: string, count: number) {
-  const org = await db.organization.create({ data: { name: `bench ${round}` } });
-  const ws = await db.workspace.create({ data: { organizationId: org.id, name: round } });
-  const actor = {
-    kind: "api_key" as const,
-    userId: null,
-    apiKeyId: null,
-    organizationId: org.id,
-    workspaceId: ws.id,
-    role: "editor" as const,
-    orgRole: "member" as const,
-  };
+  const { actor } = await benchWorkspace(db, round);
   const revisionIds: string[] = [];
   for (let i = 0; i < count; i++) {
     const created = await createDeployment(db, actor, {

@@ -7,6 +7,36 @@ export interface StreamEvent {
   data: unknown;
 }
 
+/** An event as it came over the wire: `id`, `event` (default `message`) and the data's text. */
+export interface RawEvent {
+  id?: string;
+  event: string;
+  data: string;
+}
+
+/** The events of a text/event-stream body, one by one as they arrive (comments skipped). */
+export async function* serverSentEvents(
+  body: ReadableStream<Uint8Array>,
+): AsyncGenerator<RawEvent> {
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for await (const chunk of body) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let cut: number;
+    while ((cut = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      if (block.startsWith(":")) continue;
+      const field = (name: string) =>
+        block
+          .split("\n")
+          .find((l) => l.startsWith(`${name}: `))
+          ?.slice(name.length + 2);
+      yield { id: field("id"), event: field("event") ?? "message", data: field("data") ?? "" };
+    }
+  }
+}
+
 export interface EventStream {
   /** Resolves with the next event named `name` (also one that already arrived). */
   next(name: string): Promise<StreamEvent>;
@@ -27,26 +57,9 @@ export async function openEventStream(
   const waiters = new Set<() => void>();
   let done = false;
   const closed = (async () => {
-    let buffer = "";
-    const decoder = new TextDecoder();
-    for await (const chunk of res.body!) {
-      buffer += decoder.decode(chunk, { stream: true });
-      let cut: number;
-      while ((cut = buffer.indexOf("\n\n")) >= 0) {
-        const block = buffer.slice(0, cut);
-        buffer = buffer.slice(cut + 2);
-        if (block.startsWith(":")) continue;
-        const field = (name: string) =>
-          block
-            .split("\n")
-            .find((l) => l.startsWith(`${name}: `))
-            ?.slice(name.length + 2);
-        events.push({
-          event: field("event") ?? "message",
-          data: JSON.parse(field("data") ?? "{}"),
-        });
-        for (const wake of waiters) wake();
-      }
+    for await (const raw of serverSentEvents(res.body!)) {
+      events.push({ event: raw.event, data: JSON.parse(raw.data || "{}") });
+      for (const wake of waiters) wake();
     }
     return events;
   })().finally(() => {

@@ -1,6 +1,6 @@
 import { createCaller } from "../../src/server/api/root";
 import { actorFromSession } from "../../src/server/auth/session-actor";
-import { testDb } from "./fixtures";
+import { createTenant, testDb, type Tenant } from "./fixtures";
 
 /**
  * The dashboard's tRPC procedures called as a signed-in user now, without a sign-in over HTTP
@@ -11,4 +11,16 @@ export async function asUser(userId: string, workspaceId?: string) {
   const db = testDb();
   const actor = await actorFromSession(db, { userId, workspaceId });
   return createCaller({ db, requestId: `test-${userId}`, actor });
+}
+
+/** A fresh tenant whose editor is made a second workspace admin (its admin stays the only org admin). */
+export async function tenantWithSecondAdmin(): Promise<Tenant> {
+  const tenant = await createTenant();
+  await (
+    await asUser(tenant.userIds.admin)
+  ).members.changeRole({
+    userId: tenant.userIds.editor,
+    role: "admin",
+  });
+  return tenant;
 }

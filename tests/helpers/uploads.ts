@@ -8,20 +8,30 @@ import { tarGz, type TarEntry } from "./tarball";
 // The deploy client's upload calls over HTTP: create a deployment awaiting an upload, get an
 // upload URL, PUT to it, PATCH the object path in; and the stored archive read back.
 
-export async function createForUpload(key: string, name: string, baseUrl?: string) {
+/** The client's create for `langgraph deploy --remote` (no artifact yet); `extra` joins the body. */
+export async function createDeploymentForUpload(
+  key: string,
+  name: string,
+  options: { baseUrl?: string; extra?: Record<string, unknown> } = {},
+) {
   const res = await api("/v2/deployments", {
     key,
-    baseUrl,
+    baseUrl: options.baseUrl,
     method: "POST",
     body: {
       name,
       source: "internal_source",
       source_config: { deployment_type: "dev" },
       source_revision_config: {},
+      ...options.extra,
     },
   });
   expect(res.status, res.text).toBe(201);
-  return res.body.id as string;
+  return res.body;
+}
+
+export async function createForUpload(key: string, name: string, baseUrl?: string) {
+  return (await createDeploymentForUpload(key, name, { baseUrl })).id as string;
 }
 
 export async function issueUploadUrl(key: string, deploymentId: string, baseUrl?: string) {
@@ -71,7 +81,13 @@ export const buildUpload = (
   key: string,
   deploymentId: string,
   objectPath: string,
-  options: { baseUrl?: string; sourceConfig?: Record<string, unknown> } = {},
+  options: {
+    baseUrl?: string;
+    sourceConfig?: Record<string, unknown>;
+    configPath?: string;
+    /** More of the client's PATCH (tracked_packages, secrets). */
+    extra?: Record<string, unknown>;
+  } = {},
 ) =>
   api(`/v2/deployments/${deploymentId}`, {
     key,
@@ -81,9 +97,10 @@ export const buildUpload = (
       revision_source: "internal_source",
       source_revision_config: {
         source_tarball_path: objectPath,
-        langgraph_config_path: "langgraph.json",
+        langgraph_config_path: options.configPath ?? "langgraph.json",
       },
       ...(options.sourceConfig ? { source_config: options.sourceConfig } : {}),
+      ...options.extra,
     },
   });
 

@@ -90,9 +90,9 @@ describe("API key cache", () => {
     await testDb().apiKey.update({ where: { id: key.id }, data: { revokedAt: new Date() } });
     // The announcement reaches the server a moment after the commit (a request sent in that
     // moment may still pass); well inside the cache's 5 s bound, only the announcement explains it.
-    await vi.waitUntil(
-      async () => (await api("/v2/tag-keys", { key: key.key })).status === 401,
-      { timeout: API_KEY_CACHE_TTL_MS / 2, interval: 20 },
-    );
+    await vi.waitUntil(async () => (await api("/v2/tag-keys", { key: key.key })).status === 401, {
+      timeout: API_KEY_CACHE_TTL_MS / 2,
+      interval: 20,
+    });
   });
 });

@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it, vi } from "vitest";
 import { createApiKey } from "../../src/server/services/api-keys";
 import { newOperator, operatorActor } from "../../src/server/services/operator";
-import { createTenant, testDb, type Tenant } from "../helpers/fixtures";
+import { createTenant, testDb } from "../helpers/fixtures";
 import { api } from "../helpers/http";
-import { asUser } from "../helpers/signed-in-caller";
+import { asUser, tenantWithSecondAdmin } from "../helpers/signed-in-caller";
 
 // Issue 28, findings 1 and 2: a personal API key acts with at most its maker's current roles and
 // stops when they leave its workspace; a service key belongs to the workspace. The keys are used
@@ -21,21 +21,9 @@ async function eventually(check: () => Promise<boolean>) {
   await vi.waitUntil(check, { timeout: 30_000, interval: 100 });
 }
 
-/** A fresh tenant whose editor is made a second workspace admin: the keys' maker. */
-async function withMaker(): Promise<Tenant> {
-  const t = await createTenant();
-  await (
-    await asUser(t.userIds.admin)
-  ).members.changeRole({
-    userId: t.userIds.editor,
-    role: "admin",
-  });
-  return t;
-}
-
 describe("personal API keys follow their maker", () => {
   it("demoting the maker narrows their keys, says how many, and the key is refused within the cache bound", async () => {
-    const t = await withMaker();
+    const t = await tenantWithSecondAdmin();
     const created = await (
       await asUser(t.userIds.editor)
     ).apiKeys.create({
@@ -100,7 +88,7 @@ describe("personal API keys follow their maker", () => {
   });
 
   it("removing the maker revokes their keys there and tells the admin; service keys stay", async () => {
-    const t = await withMaker();
+    const t = await tenantWithSecondAdmin();
     const maker = await asUser(t.userIds.editor);
     const personal = await maker.apiKeys.create({ name: "ci", role: "editor" });
     const service = await maker.apiKeys.create({
@@ -135,7 +123,7 @@ describe("personal API keys follow their maker", () => {
   });
 
   it("only a signed-in user makes a personal key; an unknown kind is a 400", async () => {
-    const t = await withMaker();
+    const t = await tenantWithSecondAdmin();
     const maker = await asUser(t.userIds.editor);
     await expect(
       maker.apiKeys.create({ name: "x", kind: "team" as "service", role: "viewer" }),

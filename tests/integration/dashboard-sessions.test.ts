@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { createTenant, type Tenant } from "../helpers/fixtures";
-import { cookiesOf, signInAs } from "../helpers/sign-in";
+import { signInAs, signOut } from "../helpers/sign-in";
 
 // Issue 11, finding 9: server-side sessions (sign-out and revocation end a cookie at once), tRPC
 // mutations refuse other sites as REST does, and a tRPC batch counts each call and is capped.
@@ -31,17 +31,7 @@ describe("dashboard sessions", () => {
   it("sign-out ends the session server-side: the saved cookie stops working", async () => {
     const cookie = await signInAs(tenant.userIds.editor);
     expect((await me(cookie)).status).toBe(200);
-    const csrf = await fetch(`${base()}/api/auth/csrf`, { headers: { cookie } });
-    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-    const out = await fetch(`${base()}/api/auth/signout`, {
-      method: "POST",
-      redirect: "manual",
-      headers: {
-        cookie: `${cookie}; ${cookiesOf(csrf)}`,
-        "content-type": "application/x-www-form-urlencoded",
-      },
-      body: new URLSearchParams({ csrfToken, callbackUrl: base() }),
-    });
+    const out = await signOut(cookie);
     expect(out.status).toBe(302);
     // The cookie saved before signing out, replayed:
     expect((await me(cookie)).status).toBe(401);

@@ -1,11 +1,16 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { Agent, fetch as fetchWith } from "undici";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { waitForRevision } from "../helpers/engine";
 import { createTenant, testDb, type Tenant } from "../helpers/fixtures";
 import { api } from "../helpers/http";
 import { sampleProject, tarGz, type TarEntry } from "../helpers/tarball";
+import {
+  buildUpload,
+  createDeploymentForUpload,
+  issueUploadUrl,
+  putUpload,
+} from "../helpers/uploads";
 
 // The reference platform's deploy client, request by request, as it calls Hangar for a remote
 // build: create (no artifact) -> upload-url -> PUT -> PATCH -> poll -> logs -> URL.
@@ -17,60 +22,28 @@ beforeAll(async () => {
 
 const uploadsDir = () => path.join(inject("testEnv").HANGAR_DATA_DIR!, "uploads");
 
-/** Exactly the client's create for `langgraph deploy --remote`. */
-async function createForUpload(name: string, key = tenant.keys.editor) {
-  const res = await api("/v2/deployments", {
-    key,
-    method: "POST",
-    body: {
-      name,
-      source: "internal_source",
-      source_config: { deployment_type: "dev" },
-      source_revision_config: {},
-      secrets: [{ name: "OPENAI_API_KEY", value: "sk-from-the-env-file" }],
-    },
-  });
-  expect(res.status, res.text).toBe(201);
-  return res.body;
-}
+const SECRETS = [{ name: "OPENAI_API_KEY", value: "sk-from-the-env-file" }];
 
-async function uploadUrl(deploymentId: string, key = tenant.keys.editor) {
-  const res = await api(`/v2/deployments/${deploymentId}/upload-url`, { key, method: "POST" });
-  expect(res.status, res.text).toBe(200);
-  return res.body as { upload_url: string; object_path: string };
-}
+/** Exactly the client's create for `langgraph deploy --remote`. */
+const createForUpload = (name: string, key = tenant.keys.editor) =>
+  createDeploymentForUpload(key, name, { extra: { secrets: SECRETS } });
+
+const uploadUrl = (deploymentId: string, key = tenant.keys.editor) =>
+  issueUploadUrl(key, deploymentId);
 
 /**
  * The client's PUT: no API key, its headers, a connection of its own (a refused upload is
  * answered before its body is read, and that connection is not reused).
  */
 const put = (url: string, body: Buffer, headers: Record<string, string> = {}) =>
-  fetchWith(url, {
-    dispatcher: new Agent({ pipelining: 0 }),
-    method: "PUT",
-    body: new Uint8Array(body),
-    headers: {
-      "Content-Type": "application/gzip",
-      "X-Goog-Content-Length-Range": "0,209715200",
-      ...headers,
-    },
-  });
+  putUpload(url, body, headers);
 
-/** The client's PATCH after the upload. */
+/** Exactly the client's PATCH after the upload. */
 const triggerBuild = (deploymentId: string, objectPath: string, configPath = "langgraph.json") =>
-  api(`/v2/deployments/${deploymentId}`, {
-    key: tenant.keys.editor,
-    method: "PATCH",
-    body: {
-      revision_source: "internal_source",
-      source_revision_config: {
-        source_tarball_path: objectPath,
-        langgraph_config_path: configPath,
-      },
-      tracked_packages: ["langgraph", "langchain-core"],
-      source_config: { install_command: "pip install -e .", build_command: "make build" },
-      secrets: [{ name: "OPENAI_API_KEY", value: "sk-from-the-env-file" }],
-    },
+  buildUpload(tenant.keys.editor, deploymentId, objectPath, {
+    configPath,
+    sourceConfig: { install_command: "pip install -e .", build_command: "make build" },
+    extra: { tracked_packages: ["langgraph", "langchain-core"], secrets: SECRETS },
   });
 
 async function deployArchive(name: string, entries: TarEntry[], configPath?: string) {
@@ -347,18 +320,16 @@ describe("the upload URL", () => {
     const { upload_url, object_path } = await uploadUrl(created.id);
     const big = Buffer.alloc(256 * 1024, 7);
     // Chunked (no Content-Length): only the streaming count can stop it.
-    const res = await fetchWith(upload_url, {
-      dispatcher: new Agent({ pipelining: 0 }),
-      method: "PUT",
-      headers: { "Content-Type": "application/gzip", "X-Goog-Content-Length-Range": "0,1000" },
-      body: new ReadableStream({
+    const res = await putUpload(
+      upload_url,
+      new ReadableStream({
         start(controller) {
           for (let i = 0; i < 4; i++) controller.enqueue(big.subarray(i * 65536, (i + 1) * 65536));
           controller.close();
         },
       }),
-      duplex: "half",
-    });
+      { "X-Goog-Content-Length-Range": "0,1000" },
+    );
     expect(res.status).toBe(413);
     const folder = path.dirname(path.join(uploadsDir(), object_path));
     expect(existsSync(folder) ? readdirSync(folder) : []).toEqual([]);

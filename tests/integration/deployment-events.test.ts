@@ -4,6 +4,7 @@ import { createCaller } from "../../src/server/api/root";
 import type { Actor } from "../../src/server/auth/actor";
 import { createCodehostDeployment, createIntegration } from "../helpers/codehost";
 import { waitForRevision } from "../helpers/engine";
+import { serverSentEvents } from "../helpers/event-stream";
 import { createTenant, testDb, type Tenant } from "../helpers/fixtures";
 import { api } from "../helpers/http";
 import { createDeployment, uniqueName } from "../helpers/revision-fixtures";
@@ -38,27 +39,12 @@ async function openStream(query = "", key = tenant.keys.viewer): Promise<Stream>
   });
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
+  const events = serverSentEvents(res.body!);
   const pending: { event: string; data: Record<string, unknown> }[] = [];
   const read = async () => {
-    for (;;) {
-      const cut = buffer.indexOf("\n\n");
-      if (cut >= 0) {
-        const block = buffer.slice(0, cut);
-        buffer = buffer.slice(cut + 2);
-        if (block.startsWith(":")) continue;
-        const field = (n: string) =>
-          block
-            .split("\n")
-            .find((l) => l.startsWith(`${n}: `))
-            ?.slice(n.length + 2);
-        return { event: field("event") ?? "message", data: JSON.parse(field("data") ?? "{}") };
-      }
-      const { value, done } = await reader.read();
-      if (done) throw new Error("stream ended");
-      buffer += value;
-    }
+    const { value, done } = await events.next();
+    if (done) throw new Error("stream ended");
+    return { event: value.event, data: JSON.parse(value.data || "{}") as Record<string, unknown> };
   };
   return {
     async next(name, match = () => true) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createTenant, testDb, type Tenant } from "../helpers/fixtures";
-import { asUser } from "../helpers/signed-in-caller";
+import { testDb, type Tenant } from "../helpers/fixtures";
+import { asUser, tenantWithSecondAdmin } from "../helpers/signed-in-caller";
 
 // Issue 28, finding 3: an organization keeps an admin or owner, as a workspace keeps an admin.
 // Only someone with a workspace in the organization can act in it, so leaving its last
@@ -17,21 +17,9 @@ const orgRoleOf = async (t: Tenant, userId: string) =>
     })
   )?.role ?? "member";
 
-/** A fresh tenant (its admin the only organization admin) whose editor is made a workspace admin. */
-async function organization(): Promise<Tenant> {
-  const t = await createTenant();
-  await (
-    await asUser(t.userIds.admin)
-  ).members.changeRole({
-    userId: t.userIds.editor,
-    role: "admin",
-  });
-  return t;
-}
-
 describe("an organization keeps an admin", () => {
   it("the last organization admin can neither demote nor be removed; the message says what to do", async () => {
-    const t = await organization();
+    const t = await tenantWithSecondAdmin();
     const admin = await asUser(t.userIds.admin);
     await expect(
       admin.members.setOrgRole({ userId: t.userIds.admin, role: "member" }),
@@ -58,7 +46,7 @@ describe("an organization keeps an admin", () => {
   });
 
   it("a removal matters to the organization only when it takes the member's last workspace there", async () => {
-    const t = await organization();
+    const t = await tenantWithSecondAdmin();
     const { email } = await testDb().user.findUniqueOrThrow({ where: { id: t.userIds.admin } });
     // The admin joins the organization's second workspace too (its admin adds them).
     const secondAdmin = await asUser(t.userIds.workspaceAdmin);
@@ -93,7 +81,7 @@ describe("an organization keeps an admin", () => {
   });
 
   it("keeps one admin when two organization admins demote each other at once", async () => {
-    const t = await organization();
+    const t = await tenantWithSecondAdmin();
     const admin = await asUser(t.userIds.admin);
     await admin.members.setOrgRole({ userId: t.userIds.editor, role: "admin" });
     const other = await asUser(t.userIds.editor);

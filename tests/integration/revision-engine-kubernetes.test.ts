@@ -1,7 +1,6 @@
-import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../../src/server/db";
-import { acceptUpload, createUploadUrl } from "../../src/server/services/uploads";
+import { deployUploadedSource } from "../../testing/uploads";
 import { createDeployment } from "../../src/server/services/deployments/create";
 import { patchDeployment } from "../../src/server/services/deployments/patch";
 import { createTestDatabase } from "../../testing/database";
@@ -100,35 +99,12 @@ describe("a deployment on Kubernetes", () => {
   }, 60_000);
 
   it("ends a revision from source BUILD_FAILED when no builder could make its image", async () => {
-    const created = await createDeployment(db, tenant.actors.editor, {
+    // The deploy client's create, upload, then its PATCH naming it.
+    const deployment = await deployUploadedSource(db, tenant.actors.editor, {
       name: "from-source",
-      source: "internal_source",
-      source_config: {},
-      source_revision_config: {},
-    } as Parameters<typeof createDeployment>[2]);
-    // The deploy client's upload, then its PATCH naming it.
-    const issued = await createUploadUrl(
-      db,
-      tenant.actors.editor,
-      created.id,
-      "http://hangar.test",
-    );
-    const url = new URL(issued.upload_url);
-    await acceptUpload(db, {
-      deploymentId: created.id,
-      uploadId: url.pathname.split("/").at(-1)!,
-      expires: url.searchParams.get("expires"),
-      signature: url.searchParams.get("signature"),
-      headers: new Headers({ "Content-Type": "application/gzip" }),
-      body: Readable.toWeb(Readable.from(tarGz(sampleProject()))),
+      archive: tarGz(sampleProject()),
     });
-    const patched = await patchDeployment(db, tenant.actors.editor, created.id, {
-      source_revision_config: {
-        source_tarball_path: issued.object_path,
-        graph_config_path: "langgraph.json",
-      },
-    });
-    const revision = await waitForRevision(patched.deployment.latest_revision_id!, undefined, {
+    const revision = await waitForRevision(deployment.latest_revision_id!, undefined, {
       db,
     });
     expect(revision.status).toBe("BUILD_FAILED");

@@ -1,10 +1,7 @@
-import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../../src/server/db";
-import { createDeployment } from "../../src/server/services/deployments/create";
 import { deleteDeployment } from "../../src/server/services/deployments/delete";
-import { patchDeployment } from "../../src/server/services/deployments/patch";
-import { acceptUpload, createUploadUrl } from "../../src/server/services/uploads";
+import { deployUploadedSource } from "../../testing/uploads";
 import { sampleProject, tarGz } from "../helpers/tarball";
 import { createTestDatabase } from "../../testing/database";
 import { waitFor, waitForRevision } from "../helpers/engine";
@@ -53,32 +50,12 @@ afterAll(async () => {
 });
 
 /** An uploaded source deployment, as the deploy client makes one: create, upload, patch. */
-async function createSourceDeployment(name: string) {
-  const created = await createDeployment(db, tenant.actors.editor, {
+const createSourceDeployment = (name: string) =>
+  deployUploadedSource(db, tenant.actors.editor, {
     name,
-    source: "internal_source",
-    source_config: { build_command: "make" },
-    source_revision_config: {},
-  } as Parameters<typeof createDeployment>[2]);
-  const issued = await createUploadUrl(db, tenant.actors.editor, created.id, "http://hangar.test");
-  const url = new URL(issued.upload_url);
-  await acceptUpload(db, {
-    deploymentId: created.id,
-    uploadId: url.pathname.split("/").at(-1)!,
-    expires: url.searchParams.get("expires"),
-    signature: url.searchParams.get("signature"),
-    headers: new Headers({ "Content-Type": "application/gzip" }),
-    body: Readable.toWeb(Readable.from(tarGz(sampleProject()))),
+    archive: tarGz(sampleProject()),
+    sourceConfig: { build_command: "make" },
   });
-  const objectPath = issued.object_path;
-  const patched = await patchDeployment(db, tenant.actors.editor, created.id, {
-    source_revision_config: {
-      source_tarball_path: objectPath,
-      graph_config_path: "langgraph.json",
-    },
-  });
-  return patched.deployment;
-}
 
 describe("a worker killed mid-step", () => {
   it("leaves its revision to another worker, which finishes it without redoing finished steps", async () => {

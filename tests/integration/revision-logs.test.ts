@@ -7,6 +7,7 @@ import { createCodehostDeployment, createIntegration } from "../helpers/codehost
 import { engineGate, waitForRevision } from "../helpers/engine";
 import { createTenant, testDb, type Tenant } from "../helpers/fixtures";
 import { api } from "../helpers/http";
+import { serverSentEvents, type RawEvent } from "../helpers/event-stream";
 import { createDeployment, uniqueName } from "../helpers/revision-fixtures";
 
 // A revision's log: pages over REST and tRPC, and the live server-sent event stream.
@@ -24,17 +25,11 @@ afterAll(() => host.stop());
 
 const logsPath = (d: string, r: string) => `/v2/deployments/${d}/revisions/${r}/logs`;
 
-interface Event {
-  id?: string;
-  event: string;
-  data: string;
-}
-
 /** Reads a server-sent event stream until `end` (or the time runs out), as a client would. */
 async function readEvents(
   path: string,
   headers: Record<string, string> = {},
-  onEvent?: (e: Event) => void,
+  onEvent?: (e: RawEvent) => void,
 ) {
   const res = await fetch(`${inject("baseUrl")}${path}`, {
     headers: { "x-api-key": tenant.keys.viewer, ...headers },
@@ -42,29 +37,10 @@ async function readEvents(
   });
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
-  const events: Event[] = [];
-  const decoder = new TextDecoder();
-  let buffer = "";
-  for await (const chunk of res.body!) {
-    buffer += decoder.decode(chunk, { stream: true });
-    let cut: number;
-    while ((cut = buffer.indexOf("\n\n")) >= 0) {
-      const block = buffer.slice(0, cut);
-      buffer = buffer.slice(cut + 2);
-      if (block.startsWith(":")) continue;
-      const field = (name: string) =>
-        block
-          .split("\n")
-          .find((l) => l.startsWith(`${name}: `))
-          ?.slice(name.length + 2);
-      const event = {
-        id: field("id"),
-        event: field("event") ?? "message",
-        data: field("data") ?? "",
-      };
-      events.push(event);
-      onEvent?.(event);
-    }
+  const events: RawEvent[] = [];
+  for await (const event of serverSentEvents(res.body!)) {
+    events.push(event);
+    onEvent?.(event);
   }
   return events;
 }

@@ -4,7 +4,7 @@ import { openEventStream, type EventStream } from "../helpers/event-stream";
 import { createTenant, testDb, type Tenant } from "../helpers/fixtures";
 import { api } from "../helpers/http";
 import { createDeployment } from "../helpers/revision-fixtures";
-import { cookiesOf, signInAs } from "../helpers/sign-in";
+import { signInAs, signOut } from "../helpers/sign-in";
 
 // Issue 23, finding 7: an open event stream or long poll ends when its credential does (a
 // revoked key, a signed-out or revoked session, a removed member), within the key cache's bound
@@ -69,17 +69,7 @@ describe("GET /v2/deployments/events ends with its credential", () => {
     const cookie = await signInAs(tenant.userIds.viewer);
     const stream = await events({ cookie });
     await stream.next("ready");
-    const csrf = await fetch(`${base()}/api/auth/csrf`, { headers: { cookie } });
-    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-    const out = await fetch(`${base()}/api/auth/signout`, {
-      method: "POST",
-      redirect: "manual",
-      headers: {
-        cookie: `${cookie}; ${cookiesOf(csrf)}`,
-        "content-type": "application/x-www-form-urlencoded",
-      },
-      body: new URLSearchParams({ csrfToken, callbackUrl: base() }),
-    });
+    const out = await signOut(cookie);
     expect(out.status).toBe(302);
     await expectEndedWith(stream, NO_CREDENTIALS);
   });

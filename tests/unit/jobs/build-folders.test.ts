@@ -3,10 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { describe, expect, it, vi } from "vitest";
-import { projectBuilder } from "../../../src/server/jobs/builder/project-builder";
-import { uploadContext } from "../../../src/server/jobs/builder/upload-context";
-import { testIo } from "../../helpers/build-io";
-import { recordingBuilder } from "../../../src/server/jobs/drivers/recording";
+import { testIo, uploadBuild } from "../../helpers/build-io";
 import { StepFailure } from "../../../src/server/jobs/drivers/types";
 import { localUploadStore } from "../../../src/server/storage/local";
 import { uploadPathOf } from "../../../src/server/storage/types";
@@ -28,21 +25,7 @@ async function setUp(entries: TarEntry[], upload = "0b1c2d3e-0000-4000-8000-0000
   const objectPath = uploadPathOf(deploymentId, upload);
   await store.put(objectPath, Readable.from(tarGz(entries)), 10 * 1024 * 1024);
   const contextsDir = path.join(directory, "builds");
-  const builder = projectBuilder(recordingBuilder(), {
-    contextsDir,
-    sources: { internal_source: uploadContext({ maxBytes: 1024 * 1024, maxFiles: 100 }, store) },
-    images: null,
-  });
-  const plan = {
-    source: "internal_source" as const,
-    deployment_id: deploymentId,
-    repo_url: null,
-    repo_commit_sha: null,
-    source_tarball_path: objectPath,
-    graph_config_path: "langgraph.json",
-    install_command: null,
-    build_command: null,
-  };
+  const { builder, plan } = uploadBuild(store, contextsDir, objectPath);
   return { builder, plan, contextsDir };
 }
 

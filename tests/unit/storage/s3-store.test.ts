@@ -6,10 +6,7 @@ import { buffer } from "node:stream/consumers";
 import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../../src/lib/free-port";
-import { projectBuilder } from "../../../src/server/jobs/builder/project-builder";
-import { uploadContext } from "../../../src/server/jobs/builder/upload-context";
-import { testIo } from "../../helpers/build-io";
-import { recordingBuilder } from "../../../src/server/jobs/drivers/recording";
+import { testIo, uploadBuild } from "../../helpers/build-io";
 import { s3UploadStore } from "../../../src/server/storage/s3";
 import { uploadPathOf, UploadTooLarge, type UploadStore } from "../../../src/server/storage/types";
 import { sampleProject, tarGz } from "../../helpers/tarball";
@@ -91,21 +88,7 @@ describe("the S3-compatible upload store", () => {
       headers: { "Content-Type": "application/gzip" },
     });
     expect(put.status).toBe(200);
-    const builder = projectBuilder(recordingBuilder(), {
-      contextsDir: path.join(directory, "builds"),
-      sources: { internal_source: uploadContext({ maxBytes: 1024 * 1024, maxFiles: 100 }, store) },
-      images: null,
-    });
-    const plan = {
-      source: "internal_source" as const,
-      deployment_id: deploymentId,
-      repo_url: null,
-      repo_commit_sha: null,
-      source_tarball_path: objectPath,
-      graph_config_path: "langgraph.json",
-      install_command: null,
-      build_command: null,
-    };
+    const { builder, plan } = uploadBuild(store, path.join(directory, "builds"), objectPath);
     const built = await builder.build(plan, testIo().io);
     expect(built.imageRef).toMatch(/^hangar\.local\/builds:[0-9a-f]{64}$/);
     expect(built.lines).toContain("  FROM docker.io/langchain/langgraph-api:3.12");

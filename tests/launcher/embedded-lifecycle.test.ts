@@ -5,13 +5,16 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isPostgres } from "../../src/server/db/embedded/server";
 import { api } from "../helpers/http";
-import { LAUNCHER_KEY, launchHangar, newDataDir, type Launched } from "../helpers/launcher";
+import {
+  LAUNCHER_KEY,
+  launchHangar,
+  newDataDir,
+  postmasterPid,
+  type Launched,
+} from "../helpers/launcher";
 
 // The embedded PostgreSQL's life beside `npm start`: a clean stop, a SIGKILL of everything, the
 // admin command and a second worker reaching it, and a data folder of the old PGlite default.
-
-const postmasterPid = (dataDir: string) =>
-  Number(readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
 
 /** The server's process is running (a zombie, exited but not yet reaped, is not). */
 const alive = isPostgres;

@@ -20,7 +20,7 @@ import {
 //
 // Jobs that were running when the worker died are retried once they expire: today that needs
 // HANGAR_JOB_EXPIRE_SECONDS, so it is short here (the steps are dry runs of well under a second).
-const QUEUE_ENV = { HANGAR_JOB_EXPIRE_SECONDS: "15", HANGAR_QUEUE_MAINTENANCE_SECONDS: "1" };
+const QUEUE_ENV = { HANGAR_JOB_EXPIRE_SECONDS: "10", HANGAR_QUEUE_MAINTENANCE_SECONDS: "1" };
 
 type Outcome =
   | { kind: "create"; name: string; status: number; id?: string }

@@ -61,9 +61,16 @@ export function isPostgres(pid: number): boolean {
   return stat?.name === "postgres" && stat.state !== "Z";
 }
 
-/** The pid is another program's now (not a PostgreSQL process, running or exited). */
-const reusedPid = (pid: number) =>
-  hasProc && alive(pid) && (procStat(pid)?.name ?? "postgres") !== "postgres";
+/**
+ * A lock file's pid that PostgreSQL would take for a running server though none runs: another
+ * program's now, or an exited postmaster not yet reaped (a zombie: its parent was killed and
+ * nothing reaps orphans, as in a container whose first process is not an init).
+ */
+function stalePid(pid: number): boolean {
+  if (!hasProc || !alive(pid)) return false;
+  const stat = procStat(pid);
+  return !!stat && (stat.name !== "postgres" || stat.state === "Z");
+}
 
 /** The server running on this data folder, read from PostgreSQL's lock file; null if none. */
 export function runningServer(dataDir: string): ServerInfo | null {
@@ -177,12 +184,12 @@ export async function startServer(
     notice(`Creating the embedded PostgreSQL database in ${pgdata}`);
     await initialise(binaries.initdb, pgdata, password, runAs);
   }
-  // A lock file whose pid is now another program's would make PostgreSQL refuse to start. One
-  // whose pid is gone PostgreSQL clears itself, after checking that no process of the dead
-  // server still uses its shared memory (then it refuses, and a later attempt succeeds).
+  // A lock file whose pid is now another program's (or a zombie's) would make PostgreSQL refuse
+  // to start. One whose pid is gone PostgreSQL clears itself, after checking that no process of
+  // the dead server still uses its shared memory (else it refuses, and a later attempt succeeds).
   const lock = lockFileOf(dataDir);
   const lockPid = existsSync(lock) ? Number(readFileSync(lock, "utf8").split("\n")[0]) : 0;
-  if (lockPid > 0 && reusedPid(lockPid)) await rm(lock, { force: true });
+  if (lockPid > 0 && stalePid(lockPid)) await rm(lock, { force: true });
 
   port ??= await freePort();
   const log = openSync(logFileOf(dataDir), "a");
@@ -198,6 +205,9 @@ export async function startServer(
       "listen_addresses=127.0.0.1",
       "-c",
       "unix_socket_directories=",
+      // After a crash, PostgreSQL first flushes its data folder to disk: one syncfs of the file
+      // system instead of an fsync per file (about 3 s here) where Linux offers it.
+      ...(process.platform === "linux" ? ["-c", "recovery_init_sync_method=syncfs"] : []),
     ],
     { detached: true, stdio: ["ignore", log, log], ...runAs },
   );

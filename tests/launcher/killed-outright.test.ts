@@ -123,6 +123,7 @@ describe.each(variants)("npm start killed outright on %s", (_, external) => {
 
     const restartedAt = Date.now();
     hangar = await launchHangar(hangar.dataDir, { databaseUrl, env: QUEUE_ENV });
+    console.log(`npm start serving again ${Date.now() - restartedAt} ms after it was started`);
     const list = await call(`/v2/deployments?name_contains=kill-${run}&limit=100`);
     expect(list.status, list.text).toBe(200);
     const deployments = new Map<string, { id: string; name: string; latest_revision_id: string }>(

@@ -2,8 +2,11 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isPostgres } from "../../src/server/db/embedded/server";
+import { createTestDatabase } from "../../testing/database";
+import { PG_ADMIN_URL } from "../../testing/services";
 import { serverSentEvents } from "../helpers/event-stream";
 import { api } from "../helpers/http";
 import {
@@ -16,17 +19,19 @@ import {
 
 // The embedded PostgreSQL killed under a running `npm start` (SIGKILL of its postmaster, as the
 // out-of-memory killer does): started again, found again by the web server and the worker, with
-// everything committed before; and a server that keeps failing is retried ever more slowly.
+// everything committed before; a server that keeps failing is retried ever more slowly. And an
+// external PostgreSQL that drops every session and refuses new ones for a while: the same
+// reconnection, without a restart of Hangar.
 
-describe("npm start supervises the embedded PostgreSQL", () => {
-  let hangar: Launched;
+/** What a test does through one running Hangar, and what it has had answered 201. */
+function client(launched: () => Launched) {
   const run = Math.random().toString(36).slice(2, 7);
   let attempt = 0;
   const committed: string[] = [];
   const call = (p: string, options: Parameters<typeof api>[1] = {}) =>
-    api(p, { key: LAUNCHER_KEY, baseUrl: hangar.url, ...options });
+    api(p, { key: LAUNCHER_KEY, baseUrl: launched().url, ...options });
   const readyz = () =>
-    fetch(`${hangar.url}/readyz`).then(
+    fetch(`${launched().url}/readyz`).then(
       (r) => r.status,
       () => 0,
     );
@@ -52,6 +57,81 @@ describe("npm start supervises the embedded PostgreSQL", () => {
   };
   const revisionStatus = async (id: string) =>
     (await call(`/v2/deployments/${id}/revisions`)).body?.resources?.[0]?.status;
+  return { committed, readyz, tryCreate, listed, revisionStatus };
+}
+
+/**
+ * A database outage under a running Hangar with an event stream open: `/readyz` is 503 while the
+ * database is away and 200 once it is back (no flapping), a write succeeds within the goal's
+ * 30 s, nothing answered 201 before is lost, the worker runs revisions again and the event
+ * stream resynchronises and carries changes. `fault` starts the outage; `heal`, when the
+ * database does not come back by itself, ends it once /readyz has said 503.
+ */
+async function expectOutageRecovered(
+  launched: Launched,
+  c: ReturnType<typeof client>,
+  fault: () => Promise<void>,
+  heal?: () => Promise<void>,
+): Promise<number> {
+  for (let i = 0; i < 3; i++) expect((await c.tryCreate()).status).toBe(201);
+  const abort = new AbortController();
+  const stream = await fetch(`${launched.url}/v2/deployments/events`, {
+    headers: { "x-api-key": LAUNCHER_KEY },
+    signal: abort.signal,
+  });
+  expect(stream.status).toBe(200);
+  const events: { event: string; data: string }[] = [];
+  void (async () => {
+    for await (const e of serverSentEvents(stream.body!)) events.push(e);
+  })().catch(() => undefined);
+  await expect.poll(() => events.some((e) => e.event === "ready")).toBe(true);
+
+  const statuses: number[] = [];
+  let watching = true;
+  const watch = (async () => {
+    while (watching) {
+      statuses.push(await c.readyz());
+      await sleep(20);
+    }
+  })();
+  const faultAt = Date.now();
+  await fault();
+  if (heal) {
+    await expect.poll(() => statuses.includes(503)).toBe(true);
+    // Writes are refused cleanly meanwhile.
+    expect((await c.tryCreate()).status).toBe(503);
+    await heal();
+  }
+  // The first write that succeeds: within the goal's 30 s.
+  let created: { status: number; id?: string } = { status: 0 };
+  await expect
+    .poll(async () => (created = await c.tryCreate()).status, { timeout: 30_000, interval: 200 })
+    .toBe(201);
+  const recoveredMs = Date.now() - faultAt;
+  await expect.poll(c.readyz).toBe(200);
+  watching = false;
+  await watch;
+
+  const runs = statuses.filter((s, i) => s !== statuses[i - 1]);
+  expect(runs.join(",")).toMatch(/^(200,)?503,200$/);
+  expect(await c.listed()).toEqual([...c.committed].sort());
+  // The worker found the database again: the new revision is deployed (dry run).
+  await expect.poll(() => c.revisionStatus(created.id!), { timeout: 30_000 }).toBe("DEPLOYED");
+  // The event stream resynchronised (a second `ready`) and carries changes again.
+  await expect.poll(() => events.filter((e) => e.event === "ready").length).toBe(2);
+  const after = await c.tryCreate();
+  expect(after.status).toBe(201);
+  await expect
+    .poll(() => events.some((e) => e.event === "change" && e.data.includes(after.id!)))
+    .toBe(true);
+  abort.abort();
+  return recoveredMs;
+}
+
+describe("npm start supervises the embedded PostgreSQL", () => {
+  let hangar: Launched;
+  const c = client(() => hangar);
+  const { committed, readyz, tryCreate, listed } = c;
 
   beforeAll(async () => {
     hangar = await launchHangar(await newDataDir());
@@ -62,73 +142,23 @@ describe("npm start supervises the embedded PostgreSQL", () => {
   });
 
   it("starts a killed postmaster again: /readyz 503 then 200, writes, events and the worker back within 30 s, nothing lost", async () => {
-    for (let i = 0; i < 3; i++) expect((await tryCreate()).status).toBe(201);
-    // A live event stream, open across the crash.
-    const abort = new AbortController();
-    const stream = await fetch(`${hangar.url}/v2/deployments/events`, {
-      headers: { "x-api-key": LAUNCHER_KEY },
-      signal: abort.signal,
-    });
-    expect(stream.status).toBe(200);
-    const events: { event: string; data: string }[] = [];
-    void (async () => {
-      for await (const e of serverSentEvents(stream.body!)) events.push(e);
-    })().catch(() => undefined);
-    await expect.poll(() => events.some((e) => e.event === "ready")).toBe(true);
-
     const pid = postmasterPid(hangar.dataDir);
     const mark = hangar.output().length;
-    const statuses: number[] = [];
-    let watching = true;
-    const watch = (async () => {
-      while (watching) {
-        statuses.push(await readyz());
-        await sleep(20);
-      }
-    })();
-    const killedAt = Date.now();
-    process.kill(pid, "SIGKILL");
-    await expect.poll(() => isPostgres(pid)).toBe(false);
-
-    // The first write that succeeds: within the goal's 30 s.
-    let created: { status: number; id?: string } = { status: 0 };
-    await expect
-      .poll(async () => (created = await tryCreate()).status, { timeout: 30_000, interval: 200 })
-      .toBe(201);
-    const recoveredMs = Date.now() - killedAt;
-    await expect.poll(readyz).toBe(200);
-    watching = false;
-    await watch;
+    const recoveredMs = await expectOutageRecovered(hangar, c, async () => {
+      process.kill(pid, "SIGKILL");
+      await expect.poll(() => isPostgres(pid)).toBe(false);
+    });
+    const log = hangar.output().slice(mark);
     console.log(`database killed → a write succeeded again after ${recoveredMs} ms`);
     console.log(
-      hangar
-        .output()
-        .slice(mark)
+      log
         .split("\n")
         .filter((l) => /PostgreSQL/.test(l))
         .join("\n"),
     );
-
-    // /readyz said 503 while the database was down, and 200 only once it was back (no flapping).
-    const runs = statuses.filter((s, i) => s !== statuses[i - 1]);
-    expect(runs.join(",")).toMatch(/^(200,)?503,200$/);
-    const log = hangar.output().slice(mark);
     expect(log).toContain(`The embedded PostgreSQL (pid ${pid}) exited unexpectedly`);
     expect(log).toMatch(/The embedded PostgreSQL is running again \(pid \d+/);
     expect(postmasterPid(hangar.dataDir)).not.toBe(pid);
-
-    // Everything answered 201 is there, before the crash and after.
-    expect(await listed()).toEqual([...committed].sort());
-    // The worker found the database again: the new revision is deployed (dry run).
-    await expect.poll(() => revisionStatus(created.id!), { timeout: 30_000 }).toBe("DEPLOYED");
-    // The event stream resynchronised (a second `ready`) and carries changes again.
-    await expect.poll(() => events.filter((e) => e.event === "ready").length).toBe(2);
-    const after = await tryCreate();
-    expect(after.status).toBe(201);
-    await expect
-      .poll(() => events.some((e) => e.event === "change" && e.data.includes(after.id!)))
-      .toBe(true);
-    abort.abort();
   });
 
   it("backs a crash loop off (pauses doubling up to 30 s), says so, keeps /readyz 503, and recovers once the fault is gone", async () => {
@@ -160,5 +190,47 @@ describe("npm start supervises the embedded PostgreSQL", () => {
     await expect.poll(readyz, { timeout: 30_000, interval: 250 }).toBe(200);
     expect((await tryCreate()).status).toBe(201);
     expect(await listed()).toEqual([...committed].sort());
+  });
+});
+
+describe("npm start on an external PostgreSQL that drops every session for a while", () => {
+  let hangar: Launched;
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  const c = client(() => hangar);
+  const admin = async (sql: string) => {
+    const session = new pg.Client({ connectionString: PG_ADMIN_URL });
+    await session.connect();
+    try {
+      await session.query(sql);
+    } finally {
+      await session.end();
+    }
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase("hangar_outage");
+    hangar = await launchHangar(await newDataDir(), { databaseUrl: database.url });
+  });
+  afterAll(async () => {
+    await hangar?.signal("SIGTERM");
+    await database?.drop();
+    if (hangar) await rm(hangar.dataDir, { recursive: true, force: true });
+  });
+
+  it("reconnects every pool, the queue and the listeners by itself once it accepts sessions again", async () => {
+    const name = new URL(database.url).pathname.slice(1);
+    const recoveredMs = await expectOutageRecovered(
+      hangar,
+      c,
+      async () => {
+        // As a restart or a failover does: every session ends, new ones are refused meanwhile.
+        await admin(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);
+        await admin(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}'`,
+        );
+      },
+      () => admin(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`),
+    );
+    console.log(`external database away and back → a write succeeded after ${recoveredMs} ms`);
   });
 });

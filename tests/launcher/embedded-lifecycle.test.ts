@@ -114,8 +114,26 @@ describe("the embedded PostgreSQL under npm start", () => {
     hangar = await launchHangar(hangar.dataDir);
     expect(hangar.output()).toContain(`left running by an earlier start (pid ${pid})`);
     expect(await listed()).toEqual(names.sort());
+    // The adopted server is supervised too, though it is not this start's child (once killed it
+    // may linger as a zombie nobody reaps): killed, it is started again.
+    process.kill(pid, "SIGKILL");
+    await expect.poll(() => alive(pid)).toBe(false);
+    await expect
+      .poll(
+        () =>
+          fetch(`${hangar.url}/readyz`).then(
+            (r) => r.status,
+            () => 0,
+          ),
+        { timeout: 30_000 },
+      )
+      .toBe(200);
+    const restarted = postmasterPid(hangar.dataDir);
+    expect(restarted).not.toBe(pid);
+    await create("life-after-adopted-crash");
+    // And the restarted one is what a stop stops.
     expect(await hangar.signal("SIGTERM")).toBe(0);
-    expect(alive(pid)).toBe(false);
+    expect(alive(restarted)).toBe(false);
     hangar = await launchHangar(hangar.dataDir);
   });
 

@@ -1,4 +1,6 @@
-import { isPostgres, startServer, type ServerInfo } from "./server";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { isPostgres, pgdataOf, startServer, type ServerInfo } from "./server";
 
 // Keeps the embedded PostgreSQL running under `npm start`: when its postmaster exits unexpectedly
 // (the out-of-memory killer's SIGKILL, a crash), it is started again on the same port, so every
@@ -64,7 +66,7 @@ export function superviseServer(server: ServerInfo, options: SupervisorOptions):
     });
 
   async function restart(downSince: number) {
-    for (;;) {
+    while (!stopped) {
       const delay = restartDelayMs(failures);
       if (delay > 0) {
         notice(
@@ -75,6 +77,12 @@ export function superviseServer(server: ServerInfo, options: SupervisorOptions):
       }
       if (stopped) return;
       try {
+        // Never an empty database under a running Hangar: a vanished data folder stays a fault.
+        const pgdata = pgdataOf(dataDir);
+        if (!existsSync(path.join(pgdata, "PG_VERSION")))
+          throw new Error(
+            `its data folder ${pgdata} is gone; restore it, or stop and start Hangar`,
+          );
         running = await startServer(dataDir, password, notice, running.port);
         startedAt = Date.now();
         notice(

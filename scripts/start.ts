@@ -31,6 +31,9 @@ try {
   process.exit(1);
 }
 
+// An embedded server that exits unexpectedly is started again (src/server/db/embedded/supervisor.ts).
+database.supervise?.();
+
 const childEnv = { ...process.env, HANGAR_DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1" };
 const next = spawn(
   process.execPath,

@@ -27,6 +27,9 @@ export function createDb(url: string, poolSize = env.HANGAR_DB_POOL_SIZE): Db {
     max: poolSize,
     options: "-c plan_cache_mode=force_custom_plan",
   });
+  // An idle connection lost with the server (restarted, failed over) leaves the pool; the next
+  // query opens a new one. Unhandled, the pool's error event would end the process.
+  pool.on("error", () => undefined);
   const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
   pools.set(db, pool);
   return db;

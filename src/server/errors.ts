@@ -63,7 +63,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     String((error as { code?: string })?.code ?? "") +
     " " +
     String((error as Error)?.message ?? "");
-  return /ECONNREFUSED|ENOTFOUND|ETIMEDOUT|57P01|57P03|53300|Can't reach database|Connection terminated|DatabaseNotReachable|P1001|P1017/.test(
+  return /ECONNREFUSED|ECONNRESET|EPIPE|ENOTFOUND|ETIMEDOUT|57P01|57P02|57P03|53300|Can't reach database|Connection terminated|DatabaseNotReachable|P1001|P1017|not currently accepting connections|unexpected postmaster exit/.test(
     text,
   );
 }

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -19,6 +20,10 @@ export interface Launched {
 }
 
 export const newDataDir = () => mkdtemp(path.join(os.tmpdir(), "hangar-data-"));
+
+/** The embedded PostgreSQL's postmaster, from its lock file in the data folder. */
+export const postmasterPid = (dataDir: string) =>
+  Number(readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
 
 /**
  * `npm start` with no configuration but a data folder, a port and a bootstrap key (to call the

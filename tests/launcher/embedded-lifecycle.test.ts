@@ -5,13 +5,16 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isPostgres } from "../../src/server/db/embedded/server";
 import { api } from "../helpers/http";
-import { LAUNCHER_KEY, launchHangar, newDataDir, type Launched } from "../helpers/launcher";
+import {
+  LAUNCHER_KEY,
+  launchHangar,
+  newDataDir,
+  postmasterPid,
+  type Launched,
+} from "../helpers/launcher";
 
 // The embedded PostgreSQL's life beside `npm start`: a clean stop, a SIGKILL of everything, the
 // admin command and a second worker reaching it, and a data folder of the old PGlite default.
-
-const postmasterPid = (dataDir: string) =>
-  Number(readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
 
 /** The server's process is running (a zombie, exited but not yet reaped, is not). */
 const alive = isPostgres;
@@ -111,8 +114,26 @@ describe("the embedded PostgreSQL under npm start", () => {
     hangar = await launchHangar(hangar.dataDir);
     expect(hangar.output()).toContain(`left running by an earlier start (pid ${pid})`);
     expect(await listed()).toEqual(names.sort());
+    // The adopted server is supervised too, though it is not this start's child (once killed it
+    // may linger as a zombie nobody reaps): killed, it is started again.
+    process.kill(pid, "SIGKILL");
+    await expect.poll(() => alive(pid)).toBe(false);
+    await expect
+      .poll(
+        () =>
+          fetch(`${hangar.url}/readyz`).then(
+            (r) => r.status,
+            () => 0,
+          ),
+        { timeout: 30_000 },
+      )
+      .toBe(200);
+    const restarted = postmasterPid(hangar.dataDir);
+    expect(restarted).not.toBe(pid);
+    await create("life-after-adopted-crash");
+    // And the restarted one is what a stop stops.
     expect(await hangar.signal("SIGTERM")).toBe(0);
-    expect(alive(pid)).toBe(false);
+    expect(alive(restarted)).toBe(false);
     hangar = await launchHangar(hangar.dataDir);
   });
 

@@ -12,6 +12,7 @@ import {
   stopServer,
   type ServerInfo,
 } from "./server";
+import { superviseServer, type Supervisor } from "./supervisor";
 
 // The database a Hangar process uses: DATABASE_URL when set; else the embedded PostgreSQL of the
 // data folder, the one already running or one this process starts (and then stops on close).
@@ -23,6 +24,11 @@ export interface Database {
   embedded: boolean;
   /** Stops the embedded server when this process started (or adopted) it; else does nothing. */
   close(): Promise<void>;
+  /**
+   * Restarts the embedded server whenever it exits unexpectedly, until close (`npm start` does
+   * this; supervisor.ts). Present only on an embedded server this process owns.
+   */
+  supervise?(): void;
 }
 
 export interface OpenOptions {
@@ -70,14 +76,22 @@ export async function openEmbeddedDatabase(
   }
   if (owned) await writeFile(ownerFileOf(dataDir), String(process.pid));
   await ensureDatabase(server.port, password);
-  const running = server;
-  return {
-    url: connectionUrl(running.port, password),
+  const started = server;
+  let supervisor: Supervisor | null = null;
+  const database: Database = {
+    url: connectionUrl(started.port, password),
     embedded: true,
     close: async () => {
+      await supervisor?.stop();
+      const running = supervisor?.current() ?? started;
       if (owned && isPostgres(running.pid)) await stopServer(running);
     },
   };
+  if (owned)
+    database.supervise = () => {
+      supervisor ??= superviseServer(started, { dataDir, password, notice });
+    };
+  return database;
 }
 
 export async function resolveDatabase(dataDir: string, options?: OpenOptions): Promise<Database> {

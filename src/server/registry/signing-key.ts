@@ -25,7 +25,7 @@ const VALID_YEARS = 10;
 
 x509.cryptoProvider.set(webcrypto as unknown as Crypto);
 
-async function generatePem(): Promise<string> {
+export async function generatePem(): Promise<string> {
   const keys = (await webcrypto.subtle.generateKey(ALGORITHM, true, [
     "sign",
     "verify",

@@ -84,8 +84,11 @@ export async function checkEncryptionKey(databaseUrl: string, keySource: string)
 
 /** A data folder's file of the time before installation secrets, when there is one. */
 async function localFile(dataDir: string, name: InstallationSecretName) {
-  const file = path.join(dataDir, INSTALLATION_SECRETS[name]);
-  return existsSync(file) ? readFile(file, "utf8") : undefined;
+  // The data folder is the operator's, never part of the build's traced files.
+  const file = path.join(/*turbopackIgnore: true*/ dataDir, INSTALLATION_SECRETS[name]);
+  return existsSync(/*turbopackIgnore: true*/ file)
+    ? readFile(/*turbopackIgnore: true*/ file, "utf8")
+    : undefined;
 }
 
 /**

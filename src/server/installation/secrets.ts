@@ -35,11 +35,11 @@ export class EncryptionKeyMismatchError extends Error {
   }
 }
 
-async function withClient<T>(databaseUrl: string, use: (client: pg.Client) => Promise<T>) {
+async function withClient<T>(databaseUrl: string, run: (client: pg.Client) => Promise<T>) {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    return await use(client);
+    return await run(client);
   } finally {
     await client.end();
   }

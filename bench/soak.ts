@@ -61,7 +61,8 @@ function memory(root: number): Record<string, number> {
     try {
       const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
       const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
-      const group = cmdline.includes("node_modules/next")
+      // Next.js renames its process (process.title rewrites the command line): next-server.
+      const group = /node_modules\/next|next-server/.test(cmdline)
         ? "web server"
         : cmdline.includes("scripts/worker.ts")
           ? "worker"
@@ -235,6 +236,12 @@ console.log(
 );
 console.log(`Errors: ${errors.length}`);
 for (const line of errors.slice(0, 20)) console.log(`  ${line}`);
+const serverErrors = hangar
+  .output()
+  .split("\n")
+  .filter((line) => line.includes('"level":"error"'));
+console.log(`Server error log lines: ${serverErrors.length}`);
+for (const line of serverErrors.slice(0, 5)) console.log(`  ${line.slice(0, 600)}`);
 console.log("\n| process | RSS after warm-up MiB | RSS at end MiB | growth | peak MiB |");
 console.log("|---|---|---|---|---|");
 for (const group of Object.keys(rssEnd)) {

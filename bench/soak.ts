@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { Agent } from "node:http";
+import { buildIfStale } from "../scripts/build-if-stale";
 import { LAUNCHER_KEY, launchHangar, newDataDir } from "../tests/helpers/launcher";
 import { sendRequest, summary } from "./http-load";
 
@@ -77,6 +78,8 @@ function memory(root: number): Record<string, number> {
   return groups;
 }
 
+// Built first: the launcher's wait for readiness is not meant for a build.
+buildIfStale();
 const dataDir = await newDataDir();
 console.log(`Starting npm start on the embedded default in ${dataDir} ...`);
 const hangar = await launchHangar(dataDir, {

@@ -195,9 +195,13 @@ const events = { changes: 0 };
 const streams = Array.from({ length: STREAMS }, () => stream(until, events));
 let rssStart: Record<string, number> = {};
 const peak: Record<string, number> = {};
+/** The web server's RSS every 30 s of the soak: a plateau or a trend. */
+const series: number[] = [];
+let ticks = 0;
 const sampler = setInterval(() => {
-  for (const [group, mb] of Object.entries(memory(launcherPid)))
-    peak[group] = Math.max(peak[group] ?? 0, mb);
+  const now = memory(launcherPid);
+  for (const [group, mb] of Object.entries(now)) peak[group] = Math.max(peak[group] ?? 0, mb);
+  if (measuring && ticks++ % 6 === 0) series.push(Math.round(now["web server"] ?? 0));
 }, 5000);
 const warmUp = (async () => {
   await new Promise((r) => setTimeout(r, WARM_UP_SECONDS * 1000));
@@ -254,6 +258,10 @@ for (const group of Object.keys(rssEnd)) {
     `| ${group} | ${from.toFixed(0)} | ${to.toFixed(0)} | ${growth} | ${(peak[group] ?? to).toFixed(0)} |`,
   );
 }
+
+console.log(
+  `\nWeb server RSS every 30 s (MiB): ${series.join(", ")}, end ${rssEnd["web server"]?.toFixed(0)}`,
+);
 
 await hangar.signal("SIGTERM");
 await rm(dataDir, { recursive: true, force: true });

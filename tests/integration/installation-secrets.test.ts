@@ -100,4 +100,23 @@ describe("installation secrets", () => {
     expect(result.stdout).toContain("set HANGAR_ENCRYPTION_KEY to the key of the first instance");
     expect(result.stdout).not.toContain("accepted");
   });
+
+  it("a worker (npm run worker) with another key refuses to start", async () => {
+    const { spawnSync } = await import("node:child_process");
+    const result = spawnSync(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
+      env: {
+        ...process.env,
+        DATABASE_URL: database.url,
+        HANGAR_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+      },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(
+      "this instance's encryption key is not the one this database was first started with " +
+        "(this instance's key comes from HANGAR_ENCRYPTION_KEY)",
+    );
+    expect(result.stdout).not.toContain('"worker started"');
+  });
 });

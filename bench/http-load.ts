@@ -18,7 +18,7 @@ export interface LoadResult {
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
-function summary(
+export function summary(
   unsorted: number[],
   seconds: number,
   statuses: Record<number, number>,
@@ -53,14 +53,28 @@ export function combine(parts: LoadResult[]): LoadResult {
 
 /** One request over `agent`; resolves with its status and body size when the body has ended. */
 function send(url: string, agent: Agent, headers?: Record<string, string>) {
-  return new Promise<{ status: number; bytes: number }>((resolve, reject) => {
-    const req = request(url, { agent, headers }, (res) => {
-      let bytes = 0;
-      res.on("data", (chunk: Buffer) => (bytes += chunk.length));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, bytes }));
+  return sendRequest(url, agent, { headers }).then(({ status, bytes }) => ({ status, bytes }));
+}
+
+/** One request of any method (with a JSON body when given); resolves with status and body. */
+export function sendRequest(
+  url: string,
+  agent: Agent,
+  init: { method?: string; headers?: Record<string, string>; json?: unknown },
+) {
+  const body = init.json === undefined ? undefined : JSON.stringify(init.json);
+  const headers = body ? { ...init.headers, "content-type": "application/json" } : init.headers;
+  return new Promise<{ status: number; bytes: number; body: string }>((resolve, reject) => {
+    const req = request(url, { agent, headers, method: init.method ?? "GET" }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => {
+        const text = Buffer.concat(chunks);
+        resolve({ status: res.statusCode ?? 0, bytes: text.length, body: text.toString("utf8") });
+      });
     });
     req.on("error", reject);
-    req.end();
+    req.end(body);
   });
 }
 

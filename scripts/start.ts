@@ -12,7 +12,7 @@ const dev = process.argv.includes("--dev");
 const dataDir = path.resolve(process.env.HANGAR_DATA_DIR ?? ".data");
 const port = process.env.PORT ?? "3000";
 
-await ensureLocalSecrets(dataDir);
+const keySource = await ensureLocalSecrets(dataDir);
 let database: Database;
 try {
   database = await resolveDatabase(dataDir, { adopt: true });
@@ -24,6 +24,13 @@ try {
   process.env.DATABASE_URL = database.url;
   const { applied } = await migrate(database.url);
   if (applied.length) console.log(`Migrated: ${applied.join(", ")}`);
+  // What every instance shares (README "Running more than one instance"); a wrong key stops here.
+  const installation = await import("../src/server/installation/secrets");
+  await installation.ensureInstallationSecrets(database.url, dataDir, keySource).catch((error) => {
+    if (!(error instanceof installation.EncryptionKeyMismatchError)) throw error;
+    console.error(error.message);
+    return database.close().then(() => process.exit(1));
+  });
   if (!dev) buildIfStale();
 } catch (error) {
   console.error(error);

@@ -6,13 +6,25 @@ import { ensureLocalSecrets } from "../src/server/db/local-secrets";
 import { migrate } from "../src/server/db/migrate";
 
 const dataDir = path.resolve(process.env.HANGAR_DATA_DIR ?? ".data");
-if (!process.env.DATABASE_URL) await ensureLocalSecrets(dataDir);
+const keySource = process.env.DATABASE_URL
+  ? "HANGAR_ENCRYPTION_KEY"
+  : await ensureLocalSecrets(dataDir);
 const database = await resolveDatabase(dataDir).catch((error: Error) => {
   console.error(error instanceof LegacyDataError ? error.message : error);
   process.exit(1);
 });
 process.env.DATABASE_URL = database.url;
 await migrate(database.url);
+// A worker writes secrets too (a listener's objects): one with another key must not run.
+if (process.env.HANGAR_ENCRYPTION_KEY) {
+  const installation = await import("../src/server/installation/secrets");
+  await installation.checkEncryptionKey(database.url, keySource).catch(async (error) => {
+    if (!(error instanceof installation.EncryptionKeyMismatchError)) throw error;
+    console.error(error.message);
+    await database.close();
+    process.exit(1);
+  });
+}
 // Imported after DATABASE_URL is settled: the environment is parsed once, on first import.
 const { startWorker } = await import("../src/server/jobs/worker");
 const worker = await startWorker(database.url);

@@ -103,7 +103,7 @@ const schema = z.object({
   HANGAR_REGISTRY_API_URL: z.url().optional(),
   /**
    * The registry token signing key (PKCS#8 PEM, EC P-256) and its certificate (PEM). Unset: both
-   * generated on first start into HANGAR_DATA_DIR/registry-signing.pem.
+   * generated once per installation and kept in the database, encrypted (issue 27).
    */
   HANGAR_REGISTRY_KEY_FILE: z.string().min(1).optional(),
   HANGAR_REGISTRY_CERT_FILE: z.string().min(1).optional(),

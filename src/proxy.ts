@@ -6,6 +6,14 @@ import { errorResponse } from "@/server/rest/responses";
 import { trpcCallCount } from "@/trpc/limits";
 
 // The gate in front of every route: gives each request an id, then applies the rate limits.
+
+/**
+ * Health probes are counted like any anonymous call, but a fail-closed limiter without its store
+ * does not refuse them: /healthz says the process is up, /readyz that the database answers, and
+ * a load balancer or Kubernetes acting on a Redis outage would only make it worse (issue 27).
+ */
+const PROBES = new Set(["/healthz", "/readyz"]);
+
 export async function proxy(request: NextRequest) {
   const requestId = requestIdFrom(request.headers);
   const outcome = (await getLimiter()?.check(
@@ -21,7 +29,7 @@ export async function proxy(request: NextRequest) {
       {},
       outcome.headers,
     );
-  if (outcome.kind === "unavailable")
+  if (outcome.kind === "unavailable" && !PROBES.has(request.nextUrl.pathname))
     return errorResponse(
       new AppError("unavailable", "Service unavailable: the rate limiter cannot be reached"),
       requestId,
@@ -32,7 +40,8 @@ export async function proxy(request: NextRequest) {
   headers.set(REQUEST_ID_HEADER, requestId);
   const response = NextResponse.next({ request: { headers } });
   response.headers.set(REQUEST_ID_HEADER, requestId);
-  for (const [name, value] of Object.entries(outcome.headers)) response.headers.set(name, value);
+  const limitHeaders = outcome.kind === "pass" ? outcome.headers : {};
+  for (const [name, value] of Object.entries(limitHeaders)) response.headers.set(name, value);
   return response;
 }
 

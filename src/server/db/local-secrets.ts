@@ -4,9 +4,10 @@ import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 
 /**
- * Keys that must survive restarts (the encryption key, next-auth's secret, the embedded
- * database's password): when not given in the environment, generated once into the data folder,
- * readable by its owner only.
+ * Keys that must survive restarts (the encryption key, the embedded database's password): when
+ * not given in the environment, generated once into the data folder, readable by its owner only.
+ * What every instance shares beyond the encryption key (the session secret, the registry signing
+ * key) lives in the database instead (src/server/installation/secrets.ts).
  */
 export async function localSecret(dataDir: string, file: string): Promise<string> {
   const target = path.join(dataDir, file);
@@ -23,10 +24,14 @@ export async function localSecret(dataDir: string, file: string): Promise<string
   return (await readFile(target, "utf8")).trim();
 }
 
-/** Fills HANGAR_ENCRYPTION_KEY and AUTH_SECRET from the data folder where they are unset. */
-export async function ensureLocalSecrets(dataDir: string): Promise<void> {
-  process.env.HANGAR_ENCRYPTION_KEY ||= await localSecret(dataDir, "encryption.key");
-  process.env.AUTH_SECRET ||= await localSecret(dataDir, "auth.secret");
+/**
+ * Fills HANGAR_ENCRYPTION_KEY from the data folder when it is unset; answers where the key came
+ * from (for the message of an instance whose key is not the installation's).
+ */
+export async function ensureLocalSecrets(dataDir: string): Promise<string> {
+  if (process.env.HANGAR_ENCRYPTION_KEY) return "HANGAR_ENCRYPTION_KEY";
+  process.env.HANGAR_ENCRYPTION_KEY = await localSecret(dataDir, "encryption.key");
+  return path.join(dataDir, "encryption.key");
 }
 
 /** The generated first admin password, kept beside the other local secrets (owner-only). */

@@ -1,15 +1,16 @@
 // @peculiar/x509 resolves its services through tsyringe, which needs this polyfill first.
 import "reflect-metadata";
 import { randomBytes, webcrypto } from "node:crypto";
-import { existsSync } from "node:fs";
-import { link, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import * as x509 from "@peculiar/x509";
 import { importPKCS8, type CryptoKey } from "jose";
 import { env } from "@/env";
+import { installationSecret } from "@/server/installation/secrets";
 
 // The key Hangar signs registry tokens with, and the self-signed certificate the registry
-// trusts (its `rootcertbundle`). Given by configuration, else generated once into the data folder.
+// trusts (its `rootcertbundle`). Given by configuration, else generated once for the whole
+// installation and kept in the database, encrypted (every instance signs with the same key).
 
 export interface SigningKey {
   privateKey: CryptoKey;
@@ -21,11 +22,10 @@ export interface SigningKey {
 
 const ALGORITHM = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" } as const;
 const VALID_YEARS = 10;
-const FILE = "registry-signing.pem";
 
 x509.cryptoProvider.set(webcrypto as unknown as Crypto);
 
-async function generatePem(): Promise<string> {
+export async function generatePem(): Promise<string> {
   const keys = (await webcrypto.subtle.generateKey(ALGORITHM, true, [
     "sign",
     "verify",
@@ -49,22 +49,14 @@ async function generatePem(): Promise<string> {
   return `${keyPem}\n${certificate.toString("pem")}\n`;
 }
 
-/** The data folder's key and certificate, written once (atomically: two processes may race). */
-async function localPem(dataDir: string): Promise<string> {
-  const target = path.join(dataDir, FILE);
-  if (!existsSync(target)) {
-    await mkdir(dataDir, { recursive: true });
-    const staging = `${target}.${process.pid}.${randomBytes(4).toString("hex")}`;
-    await writeFile(staging, await generatePem(), { mode: 0o600 });
-    try {
-      await link(staging, target);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    } finally {
-      await rm(staging, { force: true });
-    }
-  }
-  return readFile(target, "utf8");
+/** The installation's key and certificate (an upgraded install's data-folder file adopted). */
+function installationPem(): Promise<string> {
+  if (!env.DATABASE_URL)
+    throw new Error("DATABASE_URL is not set: the registry signing key lives in the database.");
+  return installationSecret(env.DATABASE_URL, "registry_signing_pem", {
+    dataDir: path.resolve(env.HANGAR_DATA_DIR),
+    generate: generatePem,
+  });
 }
 
 function pemBlock(pem: string, label: string): string {
@@ -78,7 +70,7 @@ async function loadSigningKey(): Promise<SigningKey> {
   const [keyText, certText] =
     keyFile && certFile
       ? await Promise.all([readFile(keyFile, "utf8"), readFile(certFile, "utf8")])
-      : await localPem(path.resolve(env.HANGAR_DATA_DIR)).then((pem) => [pem, pem] as const);
+      : await installationPem().then((pem) => [pem, pem] as const);
   const certificatePem = pemBlock(certText, "CERTIFICATE");
   const certificate = new x509.X509Certificate(certificatePem);
   return {

@@ -14,7 +14,7 @@ import {
   mergeSourceConfig,
   mergeSourceRevisionConfig,
 } from "./config";
-import { findDeployment } from "./find";
+import { findDeployment, lockedTransaction } from "./find";
 import { cutRevision } from "./revisions-cut";
 import { mergeSecrets } from "./secrets";
 import { asJson, emptySourceConfig, emptySourceRevisionConfig, toDeployment } from "./serialize";
@@ -125,7 +125,9 @@ export async function createDeployment(
         data: { name: row.name, source: row.source, revision: revision?.number ?? null },
       });
       return row.id;
-    });
+      // A loaded server (bench:soak) can take longer than Prisma's 5 s default to queue the
+      // revision: the create would answer 500 half-way. The same limits as a patch's.
+    }, lockedTransaction);
     return toDeployment(await findDeployment(db, actor, id));
   } catch (error) {
     if (isUniqueViolation(error))

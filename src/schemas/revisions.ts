@@ -53,3 +53,13 @@ export type ListRevisionsQuery = z.output<typeof listRevisionsQuery>;
 export const revisionPage = page(revision).meta({ id: "RevisionPage" });
 
 export const revisionParams = z.object({ deployment_id: uuid, revision_id: uuid });
+
+export const promoteRevisionBody = z
+  .object({
+    target_deployment_id: uuid.meta({
+      description:
+        "The deployment (of the same workspace, not the revision's own) that runs the revision's image next",
+    }),
+  })
+  .meta({ id: "PromoteRevisionBody" });
+export type PromoteRevisionBody = z.infer<typeof promoteRevisionBody>;

@@ -45,7 +45,7 @@ export function RevisionDetail({ id, revisionId }: { id: string; revisionId: str
           title={`Revision #${r.number}`}
           description={
             <span className="flex flex-wrap items-center gap-2">
-              <RevisionStatusBadge status={r.status} />
+              <RevisionStatusBadge status={r.status} runtime={r.runtime} />
               {deployment.active_revision_id === r.id && <Badge tone="green">Active</Badge>}
               {isLatest && <Badge>Latest</Badge>}
             </span>

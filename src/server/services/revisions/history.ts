@@ -40,6 +40,7 @@ export const toRevision = (row: RevisionRow): Revision => ({
   source_revision_config: revisionConfigOf(row),
   remote_reconciled: row.remoteReconciled,
   image_digest: row.imageDigest,
+  runtime: row.runtime,
 });
 
 /** Newest first (number desc); `offset` in the answer is where the next page starts. */

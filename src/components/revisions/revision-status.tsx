@@ -52,7 +52,11 @@ export function RevisionStatusBadge({
   runtime: Runtime | null;
 }) {
   const dryRun = status === "DEPLOYED" && runtime === "dry_run";
-  const tone = isActiveRevision(status) ? "blue" : dryRun ? "amber" : (finalTones[status] ?? "zinc");
+  const tone = isActiveRevision(status)
+    ? "blue"
+    : dryRun
+      ? "amber"
+      : (finalTones[status] ?? "zinc");
   return (
     <Badge tone={tone} dot>
       {revisionStatusLabel(status, runtime)}

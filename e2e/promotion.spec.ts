@@ -52,10 +52,14 @@ test("promote a revision's image to another deployment", async ({ page }) => {
   await page.keyboard.press("Enter");
   const dialog = page.getByRole("dialog", { name: "Promote revision #1" });
   await expect(dialog).toBeVisible();
+  // From the keyboard: the name filter has focus, Tab reaches the choice.
+  await expect(dialog.getByLabel("Find a deployment")).toBeFocused();
+  await page.keyboard.type(suffix);
   const target = dialog.getByLabel("Target deployment");
-  // The choice takes focus: a keyboard user picks with the arrow keys at once.
-  await expect(target).toBeFocused();
+  await expect(target.locator("option", { hasText: prodName })).toHaveCount(1);
   await expect(target.locator("option", { hasText: devName })).toHaveCount(0);
+  await page.keyboard.press("Tab");
+  await expect(target).toBeFocused();
   await expect(dialog.getByRole("button", { name: "Promote", exact: true })).toBeDisabled();
   const choice = await target.locator("option", { hasText: prodName }).getAttribute("value");
   await target.selectOption(choice!);

@@ -6,6 +6,7 @@ import { useRouter } from "next/navigation";
 import { useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
+import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import { toast } from "@/components/ui/toast";
 import type { Revision } from "@/schemas/revisions";
@@ -42,8 +43,16 @@ function PromoteForm({ revision, onDone }: { revision: Revision; onDone: () => v
   const queryClient = useQueryClient();
   const router = useRouter();
   const selectId = useId();
+  const filterId = useId();
   const [targetId, setTargetId] = useState("");
-  const candidates = useQuery(trpc.deployments.list.queryOptions({ limit: "100" }));
+  const [filter, setFilter] = useState("");
+  // The first 100 matches; the name filter finds any other.
+  const candidates = useQuery(
+    trpc.deployments.list.queryOptions({
+      limit: "100",
+      ...(filter.trim() ? { name_contains: filter.trim() } : {}),
+    }),
+  );
   const targets = (candidates.data?.resources ?? []).filter(
     (d) => d.id !== revision.deployment_id && d.status !== "AWAITING_DELETE",
   );
@@ -77,6 +86,20 @@ function PromoteForm({ revision, onDone }: { revision: Revision; onDone: () => v
       }}
     >
       <div className="space-y-1">
+        <label htmlFor={filterId} className="text-sm font-medium">
+          Find a deployment
+        </label>
+        <Input
+          id={filterId}
+          data-autofocus
+          type="search"
+          className="w-full"
+          placeholder="Part of its name"
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+        />
+      </div>
+      <div className="space-y-1">
         <label htmlFor={selectId} className="text-sm font-medium">
           Target deployment
         </label>
@@ -90,7 +113,6 @@ function PromoteForm({ revision, onDone }: { revision: Revision; onDone: () => v
         ) : (
           <Select
             id={selectId}
-            data-autofocus
             className="w-full"
             value={targetId}
             onChange={(e) => setTargetId(e.target.value)}
@@ -100,7 +122,9 @@ function PromoteForm({ revision, onDone }: { revision: Revision; onDone: () => v
                 ? "Loading deployments…"
                 : targets.length
                   ? "Choose a deployment"
-                  : "No other deployment in this workspace"}
+                  : filter.trim()
+                    ? "No other deployment matches"
+                    : "No other deployment in this workspace"}
             </option>
             {targets.map((d) => (
               <option key={d.id} value={d.id}>

@@ -74,6 +74,8 @@ test("promote a revision's image to another deployment", async ({ page }) => {
   await expect(preview).toContainText("Secrets: PROD_TOKEN");
   await expect(preview).not.toContainText("prod-only-value");
   await expect(preview).toContainText("its own resource spec");
+  // A digest wraps inside the dialog rather than running out of it.
+  expect(await dialog.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
   await auditPage(page, "revision-promote");
 
   await dialog.getByRole("button", { name: `Promote to ${prodName}` }).click();

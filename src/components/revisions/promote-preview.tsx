@@ -1,7 +1,6 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { ArrowRight } from "lucide-react";
 import { ImageRef, Mono } from "@/components/ui/description-list";
 import type { Deployment } from "@/schemas/deployments";
 import type { Revision } from "@/schemas/revisions";
@@ -34,16 +33,16 @@ export function PromotePreview({ revision, target }: { revision: Revision; targe
         {active.isLoading ? (
           <p className="text-zinc-500 dark:text-zinc-400">Reading what {target.name} runs…</p>
         ) : (
-          <p className="flex flex-wrap items-center gap-x-2 gap-y-1 [overflow-wrap:anywhere]">
-            <span data-testid="promote-from">
+          <dl className="mt-1 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1">
+            <dt className="text-zinc-500 dark:text-zinc-400">Now</dt>
+            <dd data-testid="promote-from">
               <ImageRef value={currentImage(active.data, target)} />
-            </span>
-            <ArrowRight aria-hidden className="size-4 shrink-0" />
-            <span className="sr-only">to</span>
-            <span data-testid="promote-to">
+            </dd>
+            <dt className="text-zinc-500 dark:text-zinc-400">After</dt>
+            <dd data-testid="promote-to">
               <ImageRef value={revision.image_digest ?? ""} />
-            </span>
-          </p>
+            </dd>
+          </dl>
         )}
         <p className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">
           Pinned by digest: nothing is rebuilt. A new revision of {target.name} runs it.

@@ -39,7 +39,8 @@ export function ImageRef({ value }: { value: string }) {
     >
       {parts.map((part, i) => (
         <Fragment key={i}>
-          <span>{part}</span>
+          {/* A digest's 64 hex digits have no break point of their own: any place will do. */}
+          <span className={part.length > 32 ? "[overflow-wrap:anywhere]" : undefined}>{part}</span>
           {i < parts.length - 1 && <wbr />}
         </Fragment>
       ))}

@@ -9,11 +9,7 @@ import { waitForRevision } from "../helpers/engine";
 import { createTenant, testDb, type Tenant } from "../helpers/fixtures";
 import { api } from "../helpers/http";
 import { writeOciLayout } from "../helpers/oci-layout";
-import {
-  createImageDeployment as createImageDeployment_,
-  pushLayout,
-  pushToken as pushToken_,
-} from "../helpers/registry-push";
+import * as client from "../helpers/registry-push";
 import { createSourceDeployment } from "../helpers/revision-fixtures";
 
 // The deploy client's image flow against a real registry (Debian's docker-registry) whose token
@@ -43,10 +39,12 @@ afterAll(async () => {
   if (layout) rmSync(layout.dir, { recursive: true, force: true });
 });
 
-const createImageDeployment = (name: string) => createImageDeployment_(tenant.keys.editor, name);
-const pushToken = (deploymentId: string) => pushToken_(tenant.keys.editor, deploymentId);
+/** The deploy client's calls, as this file's editor, pushing `layout` unless told otherwise. */
+const createImageDeployment = (name: string) =>
+  client.createImageDeployment(tenant.keys.editor, name);
+const pushToken = (deploymentId: string) => client.pushToken(tenant.keys.editor, deploymentId);
 const push = (image: string, token: string, from: { dir: string } = layout) =>
-  pushLayout(image, token, from);
+  client.pushLayout(image, token, from);
 
 const refused = (outcome: { ok: boolean; output: string }) => {
   expect(outcome.ok, outcome.output).toBe(false);

@@ -46,6 +46,8 @@ export default async function globalSetup() {
     // Workers start after this and inherit the environment.
     process.env.E2E_STATE = JSON.stringify(state);
     process.env.E2E_GATE_URL = worker.gateUrl;
+    // promotion.spec.ts marks a revision as pushed (no registry runs here): it writes one row.
+    process.env.E2E_DATABASE_URL = database.url;
   } catch (error) {
     await worker.stop();
     await server.stop();

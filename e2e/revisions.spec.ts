@@ -93,7 +93,9 @@ test("a new revision's log streams in while the engine runs it, then shows its e
   await expect(log).toContainText("Revision 1 deployed", { timeout: 30_000 });
   await expect(log.getByText("deploy", { exact: true }).first()).toBeVisible();
   await expect(logCard.getByText("Finished", { exact: true })).toBeVisible();
-  await expect(logCard.getByText("Deployed", { exact: true })).toBeVisible();
+  // A dry run recorded the revision; no badge calls it deployed.
+  await expect(logCard.getByText("Recorded (dry run)", { exact: true })).toBeVisible();
+  await expect(page.getByRole("main")).not.toContainText(/\bDeployed\b/);
   await expect(logCard.getByText("Live", { exact: true })).toHaveCount(0);
   await expect(page.getByRole("heading", { name: "Revision #1", exact: true })).toBeVisible();
   await expect(deploymentStatus(page)).toContainText("Dry run, revision #1");
@@ -117,7 +119,8 @@ test("statuses update without a reload as the engine deploys a new revision", as
   await expect(rows.first()).toContainText(inProgress);
   await expect(deploymentStatus(page)).toContainText("Deploying #1");
   await gate.release();
-  await expect(rows.first()).toContainText("Deployed", { timeout: 30_000 });
+  await expect(rows.first()).toContainText("Recorded (dry run)", { timeout: 30_000 });
+  await expect(rows.first()).not.toContainText("Deployed");
   await expect(rows.first()).toContainText("Active");
   // No cluster and no builder are configured here: the deployment and every page say nothing
   // runs and nothing is built.
@@ -143,10 +146,15 @@ test("statuses update without a reload as the engine deploys a new revision", as
 
   // The active revision moves only once #2 is deployed.
   await gate.release();
-  await expect(rows.first()).toContainText("Deployed", { timeout: 30_000 });
+  await expect(rows.first()).toContainText("Recorded (dry run)", { timeout: 30_000 });
   await expect(rows.first()).toContainText("Active");
   await expect(rows.nth(1)).not.toContainText("Active");
-  await expect(page.getByRole("link", { name: /Latest revision #2/ })).toContainText("Deployed");
+  await expect(page.getByRole("link", { name: /Latest revision #2/ })).toContainText(
+    "Recorded (dry run)",
+  );
+  await expect(page.getByRole("link", { name: /Latest revision #2/ })).not.toContainText(
+    "Deployed",
+  );
   await expect(deploymentStatus(page)).toContainText("Dry run, revision #2");
 });
 

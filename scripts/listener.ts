@@ -4,7 +4,8 @@
 //   HANGAR_URL              where Hangar answers (e.g. https://hangar.example.com)
 //   HANGAR_LISTENER_TOKEN   the token shown once when the listener was created
 //   KUBECONFIG              a kubeconfig file; unset: the in-cluster service account
-//   HANGAR_ROLLOUT_TIMEOUT_SECONDS, HANGAR_LISTENER_REPLICA_ID (default: host name + random)
+//   HANGAR_ROLLOUT_TIMEOUT_SECONDS (default 300), HANGAR_ROLLOUT_POLL_SECONDS (default 2),
+//   HANGAR_LISTENER_REPLICA_ID (default: host name + random); README, "Self-hosted"
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { csvQuery, page, paginationQuery, timestamp, uuid } from "./common";
-import { deploymentSource, sourceRevisionConfigOutput } from "./deployments";
+import { deploymentSource, runtime, sourceRevisionConfigOutput } from "./deployments";
 
 // Revisions (contract 6).
 
@@ -34,6 +34,10 @@ export const revision = z
     remote_reconciled: z
       .boolean()
       .meta({ description: "A listener in the customer's cluster applied this revision" }),
+    runtime: runtime.nullable().meta({
+      description:
+        "Where the revision was deployed: `kubernetes`, or `dry_run` (no cluster: nothing was started, the manifests are only recorded); null until it is deployed",
+    }),
     image_digest: z.string().nullable().meta({
       description:
         "The manifest digest of an image pushed to Hangar's registry, which the revision deploys (image@digest); null for other sources",
@@ -53,3 +57,13 @@ export type ListRevisionsQuery = z.output<typeof listRevisionsQuery>;
 export const revisionPage = page(revision).meta({ id: "RevisionPage" });
 
 export const revisionParams = z.object({ deployment_id: uuid, revision_id: uuid });
+
+export const promoteRevisionBody = z
+  .object({
+    target_deployment_id: uuid.meta({
+      description:
+        "The deployment (of the same workspace, not the revision's own) that runs the revision's image next",
+    }),
+  })
+  .meta({ id: "PromoteRevisionBody" });
+export type PromoteRevisionBody = z.infer<typeof promoteRevisionBody>;

@@ -1,13 +1,16 @@
-import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { env } from "../../src/env";
+import { createCaller } from "../../src/server/api/root";
+import { decrypt } from "../../src/server/crypto";
 import { createPushToken } from "../../src/server/services/registry/push-tokens";
 import { startRegistry, type RunningRegistry } from "../../testing/registry";
 import { waitForRevision } from "../helpers/engine";
 import { createTenant, testDb, type Tenant } from "../helpers/fixtures";
 import { api } from "../helpers/http";
 import { writeOciLayout } from "../helpers/oci-layout";
+import * as client from "../helpers/registry-push";
+import { createSourceDeployment } from "../helpers/revision-fixtures";
 
 // The deploy client's image flow against a real registry (Debian's docker-registry) whose token
 // server is Hangar: push-token -> login -> push (skopeo) -> PATCH image_uri -> DEPLOYED at the
@@ -36,48 +39,12 @@ afterAll(async () => {
   if (layout) rmSync(layout.dir, { recursive: true, force: true });
 });
 
-/** The deploy client's create: an internal_container deployment whose image comes later. */
-async function createImageDeployment(name: string) {
-  const res = await api("/v2/deployments", {
-    key: tenant.keys.editor,
-    method: "POST",
-    body: {
-      name,
-      source: "internal_container",
-      source_config: { deployment_type: "dev" },
-      source_revision_config: {},
-    },
-  });
-  expect(res.status, res.text).toBe(201);
-  return res.body as { id: string; name: string };
-}
-
-async function pushToken(deploymentId: string) {
-  const res = await api(`/v2/deployments/${deploymentId}/push-token`, {
-    key: tenant.keys.editor,
-    method: "POST",
-  });
-  expect(res.status, res.text).toBe(200);
-  return res.body as { token: string; registry_url: string; expires_at: string };
-}
-
-/** skopeo copy of the layout to `image`, logged in as the deploy client is. */
-function push(image: string, token: string, from: { dir: string } = layout) {
-  const result = spawnSync(
-    "skopeo",
-    [
-      "--insecure-policy",
-      "copy",
-      "--dest-tls-verify=false",
-      "--dest-creds",
-      `oauth2accesstoken:${token}`,
-      `oci:${from.dir}:v1`,
-      `docker://${image}`,
-    ],
-    { encoding: "utf8", timeout: 60_000 },
-  );
-  return { ok: result.status === 0, output: `${result.stdout}${result.stderr}` };
-}
+/** The deploy client's calls, as this file's editor, pushing `layout` unless told otherwise. */
+const createImageDeployment = (name: string) =>
+  client.createImageDeployment(tenant.keys.editor, name);
+const pushToken = (deploymentId: string) => client.pushToken(tenant.keys.editor, deploymentId);
+const push = (image: string, token: string, from: { dir: string } = layout) =>
+  client.pushLayout(image, token, from);
 
 const refused = (outcome: { ok: boolean; output: string }) => {
   expect(outcome.ok, outcome.output).toBe(false);
@@ -214,6 +181,82 @@ describe("image deploys through Hangar's registry", () => {
     } finally {
       rmSync(second.dir, { recursive: true, force: true });
     }
+  });
+
+  it("promotes a pushed image to other deployments by digest: nothing built, their secrets kept", async () => {
+    const dev = await createImageDeployment(`dev-${Date.now().toString(36)}`);
+    const { token, registry_url } = await pushToken(dev.id);
+    const image = `${registry_url}/${dev.name}:v1`;
+    expect(push(image, token).ok).toBe(true);
+    const patched = await api(`/v2/deployments/${dev.id}`, {
+      key: tenant.keys.editor,
+      method: "PATCH",
+      body: { source_revision_config: { image_uri: image } },
+    });
+    const proven = await waitForRevision(patched.body.latest_revision_id, undefined, {
+      timeoutMs: 30_000,
+    });
+    expect(proven.imageDigest).toBe(layout.digest);
+    const pinned = `${registry.host}/${tenant.workspaceId}/${dev.name}@${layout.digest}`;
+
+    // A deployment built from source, with its own secret: it runs the image, keeps the secret.
+    const prod = await createSourceDeployment(tenant.keys.editor, {
+      secrets: [{ name: "PROD_TOKEN", value: "prod-only" }],
+    });
+    await waitForRevision(prod.latest_revision_id);
+    const promoted = await api(`/v2/deployments/${dev.id}/revisions/${proven.id}/promote`, {
+      key: tenant.keys.editor,
+      method: "POST",
+      body: { target_deployment_id: prod.id },
+    });
+    expect(promoted.status, promoted.text).toBe(200);
+    expect(promoted.headers.get("etag")).toMatch(/^W\//);
+    expect(promoted.body).toMatchObject({ id: prod.id, source: "internal_source" });
+    const cut = await waitForRevision(promoted.body.latest_revision_id, undefined, {
+      timeoutMs: 30_000,
+    });
+    expect(cut.status, cut.statusMessage ?? "").toBe("DEPLOYED");
+    expect(cut).toMatchObject({ source: "internal_container", imageDigest: layout.digest });
+    expect(cut.imageRef).toBe(pinned);
+    expect(cut.buildPlan).toBeNull();
+    expect(cut.sourceConfig).toEqual(prod.source_config);
+    const secrets = cut.secretsEncrypted as { name: string; value_encrypted: string }[];
+    expect(secrets.map((s) => [s.name, decrypt(s.value_encrypted)])).toEqual([
+      ["PROD_TOKEN", "prod-only"],
+    ]);
+    const lines = await testDb().revisionLog.findMany({ where: { revisionId: cut.id } });
+    expect(lines.map((l) => l.line)).toContain(
+      `Container source: nothing to build, image ${pinned}`,
+    );
+    expect(lines.map((l) => l.line)).not.toContain("Build started");
+    const audit = await testDb().auditEvent.findFirstOrThrow({
+      where: { action: "deployment.promote", targetId: prod.id },
+    });
+    expect(audit.data).toMatchObject({
+      from_deployment_id: dev.id,
+      from_revision: proven.number,
+      image_digest: layout.digest,
+      revision: cut.number,
+    });
+
+    // Through tRPC, to an image deployment: it keeps its source and now names the pinned image.
+    const stage = await createImageDeployment(`stage-${Date.now().toString(36)}`);
+    const caller = createCaller({ db: testDb(), requestId: "p1", actor: tenant.actors.editor });
+    const staged = await caller.revisions.promote({
+      deploymentId: dev.id,
+      revisionId: proven.id,
+      target_deployment_id: stage.id,
+    });
+    expect(staged.deployment.source_revision_config.image_uri).toBe(pinned);
+    const stagedRevision = await waitForRevision(staged.deployment.latest_revision_id!, undefined, {
+      timeoutMs: 30_000,
+    });
+    expect(stagedRevision).toMatchObject({
+      status: "DEPLOYED",
+      source: "internal_container",
+      imageDigest: layout.digest,
+      imageRef: pinned,
+    });
   });
 
   it("answers push-token only for image deployments of the caller's workspace", async () => {

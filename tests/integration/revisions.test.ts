@@ -49,6 +49,7 @@ describe("GET /v2/deployments/{id}/revisions", () => {
         "image_digest",
         "number",
         "remote_reconciled",
+        "runtime",
         "source",
         "source_revision_config",
         "status",

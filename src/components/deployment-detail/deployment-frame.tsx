@@ -45,7 +45,7 @@ export function DeploymentFrame({ id, children }: { id: string; children: ReactN
                 className="inline-flex items-center gap-2 rounded-sm hover:text-zinc-900 focus-visible:outline-2 focus-visible:outline-blue-600 dark:hover:text-zinc-100"
               >
                 Latest revision #{latest.number}
-                <RevisionStatusBadge status={latest.status} />
+                <RevisionStatusBadge status={latest.status} runtime={latest.runtime} />
               </Link>
             )}
           </span>

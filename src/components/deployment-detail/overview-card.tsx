@@ -21,7 +21,7 @@ function RevisionLink({ revision }: { revision: Revision }) {
       className="inline-flex items-center gap-2 rounded-sm font-medium text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-400"
     >
       Revision #{revision.number}
-      <RevisionStatusBadge status={revision.status} />
+      <RevisionStatusBadge status={revision.status} runtime={revision.runtime} />
     </Link>
   );
 }

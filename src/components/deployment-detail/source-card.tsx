@@ -1,5 +1,5 @@
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
-import { DescriptionList, Mono } from "@/components/ui/description-list";
+import { DescriptionList, ImageRef, Mono } from "@/components/ui/description-list";
 import { IdChip } from "@/components/ui/id-chip";
 import type { Deployment } from "@/schemas/deployments";
 import { IntegrationName } from "./integration-name";
@@ -20,7 +20,7 @@ export function SourceCard({ deployment: d }: { deployment: Deployment }) {
       value: r.repo_commit_sha ? <IdChip id={r.repo_commit_sha} label="commit" /> : null,
     },
     { label: "Graph config path", value: text(r.graph_config_path) },
-    { label: "Image", value: text(r.image_uri) },
+    { label: "Image", value: r.image_uri ? <ImageRef value={r.image_uri} /> : null },
     { label: "Source tarball", value: text(r.source_tarball_path) },
     { label: "Template", value: text(c.template_id) },
     { label: "Build on push", value: yesNo(c.build_on_push) },

@@ -44,37 +44,42 @@ export function Pagination({
           </span>
         )}
       </p>
-      <div className="flex items-center gap-2">
-        <label htmlFor="page-size">Rows per page</label>
-        <Select
-          id="page-size"
-          value={limit}
-          onChange={(e) => setFilters({ limit: Number(e.target.value) })}
-        >
-          {sizes.map((n) => (
-            <option key={n} value={n}>
-              {n}
-            </option>
-          ))}
-        </Select>
-        <Button
-          variant="secondary"
-          size="sm"
-          disabled={offset === 0}
-          onClick={() => setFilters({ offset: Math.max(0, offset - limit) })}
-        >
-          <ChevronLeftIcon aria-hidden className="size-4" />
-          Previous
-        </Button>
-        <Button
-          variant="secondary"
-          size="sm"
-          disabled={!hasNext}
-          onClick={() => setFilters({ offset: offset + limit })}
-        >
-          Next
-          <ChevronRightIcon aria-hidden className="size-4" />
-        </Button>
+      {/* Two groups that wrap as wholes on a phone: never the label across lines. */}
+      <div className="flex flex-wrap items-center gap-2">
+        <span className="flex items-center gap-2 whitespace-nowrap">
+          <label htmlFor="page-size">Rows per page</label>
+          <Select
+            id="page-size"
+            value={limit}
+            onChange={(e) => setFilters({ limit: Number(e.target.value) })}
+          >
+            {sizes.map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </Select>
+        </span>
+        <span className="flex items-center gap-2">
+          <Button
+            variant="secondary"
+            size="sm"
+            disabled={offset === 0}
+            onClick={() => setFilters({ offset: Math.max(0, offset - limit) })}
+          >
+            <ChevronLeftIcon aria-hidden className="size-4" />
+            Previous
+          </Button>
+          <Button
+            variant="secondary"
+            size="sm"
+            disabled={!hasNext}
+            onClick={() => setFilters({ offset: offset + limit })}
+          >
+            Next
+            <ChevronRightIcon aria-hidden className="size-4" />
+          </Button>
+        </span>
       </div>
     </nav>
   );

@@ -7,11 +7,12 @@ import { useCanChange, useDeployment } from "@/components/deployment-detail/use-
 import { sourceLabels } from "@/components/deployments-list/source-labels";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
-import { DescriptionList, Mono } from "@/components/ui/description-list";
+import { DescriptionList, ImageRef, Mono } from "@/components/ui/description-list";
 import { IdChip } from "@/components/ui/id-chip";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { useTRPC } from "@/trpc/react";
 import { InterruptButton } from "./interrupt-button";
+import { PromoteButton } from "./promote-button";
 import { RedeployButton } from "./redeploy-button";
 import { RevisionLogs } from "./revision-logs";
 import { isActiveRevision, REVISION_POLL_MS, RevisionStatusBadge } from "./revision-status";
@@ -45,16 +46,17 @@ export function RevisionDetail({ id, revisionId }: { id: string; revisionId: str
           title={`Revision #${r.number}`}
           description={
             <span className="flex flex-wrap items-center gap-2">
-              <RevisionStatusBadge status={r.status} />
+              <RevisionStatusBadge status={r.status} runtime={r.runtime} />
               {deployment.active_revision_id === r.id && <Badge tone="green">Active</Badge>}
               {isLatest && <Badge>Latest</Badge>}
             </span>
           }
           actions={
             canEdit && (
-              <span className="flex gap-2">
+              <span className="flex flex-wrap gap-2">
                 {isActiveRevision(r.status) && <InterruptButton revision={r} size="md" />}
                 {!isActiveRevision(r.status) && <RedeployButton revision={r} size="md" />}
+                {r.image_digest && <PromoteButton revision={r} />}
               </span>
             )
           }
@@ -77,8 +79,11 @@ export function RevisionDetail({ id, revisionId }: { id: string; revisionId: str
                 value: c.repo_commit_sha && <IdChip id={c.repo_commit_sha} label="commit" />,
               },
               { label: "Graph config path", value: mono(c.graph_config_path) },
-              { label: "Image", value: mono(c.image_uri) },
-              { label: "Image digest", value: mono(r.image_digest) },
+              { label: "Image", value: c.image_uri && <ImageRef value={c.image_uri} /> },
+              {
+                label: "Image digest",
+                value: r.image_digest && <ImageRef value={r.image_digest} />,
+              },
               { label: "Source tarball", value: mono(c.source_tarball_path) },
               { label: "Created", value: <RelativeTime iso={r.created_at} /> },
               { label: "Updated", value: <RelativeTime iso={r.updated_at} /> },

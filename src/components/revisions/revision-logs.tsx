@@ -28,7 +28,7 @@ export function RevisionLogs({ revision }: { revision: Revision }) {
       <CardHeader
         title="Logs"
         description={`Build and deploy output of revision #${revision.number}.`}
-        actions={<StreamState stream={stream} />}
+        actions={<StreamState stream={stream} revision={revision} />}
       />
       <CardBody className="space-y-3">
         {phase === "error" && (
@@ -57,7 +57,7 @@ export function RevisionLogs({ revision }: { revision: Revision }) {
   );
 }
 
-function StreamState({ stream }: { stream: LogStream }) {
+function StreamState({ stream, revision }: { stream: LogStream; revision: Revision }) {
   switch (stream.phase) {
     case "connecting":
       return (
@@ -83,7 +83,10 @@ function StreamState({ stream }: { stream: LogStream }) {
       return (
         <span className="flex items-center gap-2 text-xs text-zinc-600 dark:text-zinc-400">
           <span>Finished</span>
-          {stream.endStatus && <RevisionStatusBadge status={stream.endStatus} />}
+          {/* Once the revision's own data caught up: it says where a DEPLOYED revision runs. */}
+          {stream.endStatus && stream.endStatus === revision.status && (
+            <RevisionStatusBadge status={revision.status} runtime={revision.runtime} />
+          )}
         </span>
       );
     case "error":

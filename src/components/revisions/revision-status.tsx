@@ -1,5 +1,6 @@
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { isTerminal } from "@/schemas/revision-states";
+import type { Runtime } from "@/schemas/deployments";
 import type { RevisionStatus } from "@/schemas/revisions";
 
 /** How often pages refetch while a revision is in progress. */
@@ -35,10 +36,30 @@ const finalTones: Partial<Record<RevisionStatus, BadgeTone>> = {
   UNKNOWN: "zinc",
 };
 
-export function RevisionStatusBadge({ status }: { status: RevisionStatus }) {
+/** What a revision's badge says: a dry run's DEPLOYED only recorded its manifests. */
+export function revisionStatusLabel(status: RevisionStatus, runtime: Runtime | null): string {
+  return status === "DEPLOYED" && runtime === "dry_run"
+    ? "Recorded (dry run)"
+    : revisionStatusLabels[status];
+}
+
+export function RevisionStatusBadge({
+  status,
+  runtime,
+}: {
+  status: RevisionStatus;
+  /** Where it was deployed (the revision's `runtime`): a dry run is not called deployed. */
+  runtime: Runtime | null;
+}) {
+  const dryRun = status === "DEPLOYED" && runtime === "dry_run";
+  const tone = isActiveRevision(status)
+    ? "blue"
+    : dryRun
+      ? "amber"
+      : (finalTones[status] ?? "zinc");
   return (
-    <Badge tone={isActiveRevision(status) ? "blue" : (finalTones[status] ?? "zinc")} dot>
-      {revisionStatusLabels[status]}
+    <Badge tone={tone} dot>
+      {revisionStatusLabel(status, runtime)}
     </Badge>
   );
 }

@@ -54,7 +54,7 @@ export function RevisionsTable({
               </span>
             </Td>
             <Td>
-              <RevisionStatusBadge status={r.status} />
+              <RevisionStatusBadge status={r.status} runtime={r.runtime} />
             </Td>
             {/* What it runs in one cell (kind, ref or image, commit): room for the whole id. */}
             <Td className="max-w-64">

@@ -44,10 +44,17 @@ export function Header({ me }: { me: SessionMe }) {
               Ctrl K
             </kbd>
           </PaletteButton>
-          <ThemeToggle faces={themeFaces} />
+          {/* On a phone the theme moves into the menu: the workspace's name needs the room. */}
+          <div className="hidden sm:block">
+            <ThemeToggle faces={themeFaces} />
+          </div>
           <UserMenu email={me.user.email} name={me.user.name} role={me.role} />
           <MobileNav>
             <NavList />
+            <div className="flex items-center justify-between border-t border-zinc-200 px-4 py-3 text-sm font-medium sm:hidden dark:border-zinc-800">
+              Theme
+              <ThemeToggle faces={themeFaces} />
+            </div>
           </MobileNav>
         </div>
       </div>

@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { Fragment, type ReactNode } from "react";
 
 export interface DescriptionItem {
   label: string;
@@ -23,4 +23,27 @@ export function DescriptionList({ items }: { items: DescriptionItem[] }) {
 
 export function Mono({ children }: { children: ReactNode }) {
   return <span className="font-mono text-[13px]">{children}</span>;
+}
+
+/**
+ * An image reference (`host/repository:tag`, `...@sha256:...`) in mono that wraps only after
+ * `/`, `@` and `:` on a narrow screen, never inside a name; a part too long for a line alone
+ * (a digest's hex) still breaks rather than overflows.
+ */
+export function ImageRef({ value }: { value: string }) {
+  const parts = value.split(/(?<=[/@:])/);
+  return (
+    <span
+      title={value}
+      className="font-mono text-[13px] [overflow-wrap:break-word] [word-break:normal]"
+    >
+      {parts.map((part, i) => (
+        <Fragment key={i}>
+          {/* A digest's 64 hex digits have no break point of their own: any place will do. */}
+          <span className={part.length > 32 ? "[overflow-wrap:anywhere]" : undefined}>{part}</span>
+          {i < parts.length - 1 && <wbr />}
+        </Fragment>
+      ))}
+    </span>
+  );
 }

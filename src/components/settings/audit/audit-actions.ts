@@ -12,6 +12,7 @@ export const auditActionWords = {
   "codehost_integration.webhook_secret": "Changed a webhook secret",
   "deployment.create": "Created a deployment",
   "deployment.delete": "Deleted a deployment",
+  "deployment.promote": "Promoted an image",
   "deployment.push": "Pushed an image",
   "deployment.push_token": "Issued a push token",
   "deployment.push_tokens_revoke": "Revoked push tokens",

@@ -2,7 +2,13 @@ import { z } from "zod";
 import { uuid } from "@/schemas/common";
 import { deployment } from "@/schemas/deployments";
 import { revisionLogPage, revisionLogsQuery } from "@/schemas/revision-logs";
-import { listRevisionsQuery, revision, revisionPage } from "@/schemas/revisions";
+import {
+  listRevisionsQuery,
+  promoteRevisionBody,
+  revision,
+  revisionPage,
+} from "@/schemas/revisions";
+import { promoteRevision } from "@/server/services/revisions/promote";
 import { interruptRevision } from "@/server/services/revisions/interrupt";
 import { listRevisionLogs } from "@/server/services/revisions/logs-list";
 import * as revisions from "@/server/services/revisions/history";
@@ -28,6 +34,12 @@ export const revisionsRouter = createRouter({
     .output(z.object({ deployment, etag: z.string() }))
     .mutation(({ ctx, input }) =>
       revisions.redeployRevision(ctx.db, ctx.actor, input.deploymentId, input.revisionId),
+    ),
+  promote: workspaceProcedure
+    .input(promoteRevisionBody.extend(revisionRef.shape))
+    .output(z.object({ deployment, etag: z.string() }))
+    .mutation(({ ctx, input: { deploymentId, revisionId, ...body } }) =>
+      promoteRevision(ctx.db, ctx.actor, deploymentId, revisionId, body),
     ),
   interrupt: workspaceProcedure
     .input(revisionRef)

@@ -1,6 +1,12 @@
 import { deployment, deploymentIdParams } from "@/schemas/deployments";
 import { revisionLogLine, revisionLogPage, revisionLogsQuery } from "@/schemas/revision-logs";
-import { listRevisionsQuery, revision, revisionPage, revisionParams } from "@/schemas/revisions";
+import {
+  listRevisionsQuery,
+  promoteRevisionBody,
+  revision,
+  revisionPage,
+  revisionParams,
+} from "@/schemas/revisions";
 import { defineEndpoint } from "../endpoint";
 
 export const revisionEndpoints = {
@@ -39,6 +45,21 @@ export const revisionEndpoints = {
     response: deployment,
     status: 200,
     errors: [403, 404],
+    headers: { etag: true },
+  }),
+  promote: defineEndpoint({
+    method: "POST",
+    path: "/v2/deployments/{deployment_id}/revisions/{revision_id}/promote",
+    operationId: "promoteRevision",
+    summary: "Promote a revision's image to another deployment",
+    description:
+      "Cuts a new revision on the target deployment (same workspace) that runs this revision's image pinned by its digest, with the target's own secrets and source_config: nothing is rebuilt. Answers the target deployment. 409 when the revision has no image with a digest (e.g. built in a dry run); 400 when the target is the revision's own deployment.",
+    tag: "Revisions",
+    params: revisionParams,
+    body: promoteRevisionBody,
+    response: deployment,
+    status: 200,
+    errors: [400, 403, 404, 409, 413, 415],
     headers: { etag: true },
   }),
   interrupt: defineEndpoint({

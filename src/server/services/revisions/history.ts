@@ -17,7 +17,7 @@ import { asJson, emptySourceConfig, toDeployment } from "../deployments/serializ
 const revisionNotFound = (id: string) => notFound(`Revision ${id} not found.`);
 
 /** Exactly the contract's members, whatever else an older snapshot holds. */
-const revisionConfigOf = (row: RevisionRow): SourceRevisionConfig => {
+export const revisionConfigOf = (row: RevisionRow): SourceRevisionConfig => {
   const stored = row.sourceRevisionConfig as Partial<SourceRevisionConfig>;
   return {
     repo_ref: stored.repo_ref ?? null,
@@ -40,6 +40,7 @@ export const toRevision = (row: RevisionRow): Revision => ({
   source_revision_config: revisionConfigOf(row),
   remote_reconciled: row.remoteReconciled,
   image_digest: row.imageDigest,
+  runtime: row.runtime,
 });
 
 /** Newest first (number desc); `offset` in the answer is where the next page starts. */
@@ -62,7 +63,7 @@ export async function listRevisions(
   return { resources: rows.map(toRevision), offset: query.offset + rows.length };
 }
 
-async function findRevision(
+export async function findRevision(
   db: DbClient,
   deploymentId: string,
   revisionId: string,

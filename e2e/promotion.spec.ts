@@ -1,0 +1,96 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import type { Page } from "@playwright/test";
+import { createDeployment, latestRevisionId, toast, waitForRevision } from "./deployment-helpers";
+import { auditPage, expect, signIn, state, test } from "./fixtures";
+
+// "Promote to…" on a revision: choose a target from the keyboard, see what changes and what
+// stays, confirm, land on the target's new revision running the same digest.
+
+/**
+ * Marks a deployed revision as one that ran an image pushed to Hangar's registry (its digest
+ * pinned). This run has no registry (registry.test.ts pushes and promotes for real); a
+ * promoted revision with a known digest needs none, so everything after this row is real.
+ */
+async function markPushed(page: Page, deploymentId: string, name: string): Promise<string> {
+  const digest = `sha256:${randomBytes(32).toString("hex")}`;
+  const tenant = (
+    (await (await page.request.get(`/v2/deployments/${deploymentId}`)).json()) as {
+      tenant_id: string;
+    }
+  ).tenant_id;
+  const db = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL });
+  await db.connect();
+  try {
+    await db.query(
+      "UPDATE revisions SET image_ref = $1, image_digest = $2 WHERE deployment_id = $3 AND number = 1",
+      [`registry.hangar.test:5000/${tenant}/${name}@${digest}`, digest, deploymentId],
+    );
+  } finally {
+    await db.end();
+  }
+  return digest;
+}
+
+test("promote a revision's image to another deployment", async ({ page }) => {
+  await signIn(page, state.admin);
+  const suffix = Date.now().toString(36);
+  const devName = `promo-dev-${suffix}`;
+  const prodName = `promo-prod-${suffix}`;
+  const dev = await createDeployment(page, devName);
+  const prod = await createDeployment(page, prodName, {
+    secrets: [{ name: "PROD_TOKEN", value: "prod-only-value" }],
+    resource_spec: { cpu: 2, memory_mb: 4096 },
+  });
+  await waitForRevision(page, dev, 1, "DEPLOYED");
+  await waitForRevision(page, prod, 1, "DEPLOYED");
+  const digest = await markPushed(page, dev, devName);
+
+  await page.goto(`/deployments/${dev}/revisions/${await latestRevisionId(page, dev)}`);
+  const open = page.getByRole("button", { name: "Promote revision #1 to another deployment" });
+  await open.focus();
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("dialog", { name: "Promote revision #1" });
+  await expect(dialog).toBeVisible();
+  // From the keyboard: the name filter has focus, Tab reaches the choice.
+  await expect(dialog.getByLabel("Find a deployment")).toBeFocused();
+  await page.keyboard.type(suffix);
+  const target = dialog.getByLabel("Target deployment");
+  await expect(target.locator("option", { hasText: prodName })).toHaveCount(1);
+  await expect(target.locator("option", { hasText: devName })).toHaveCount(0);
+  await page.keyboard.press("Tab");
+  await expect(target).toBeFocused();
+  await expect(dialog.getByRole("button", { name: "Promote", exact: true })).toBeDisabled();
+  const choice = await target.locator("option", { hasText: prodName }).getAttribute("value");
+  await target.selectOption(choice!);
+
+  // What changes and what stays, before anything happens.
+  const preview = dialog.getByRole("group", { name: "What will change" });
+  await expect(preview.getByTestId("promote-from")).toHaveText(
+    `registry.example.com/agents/${prodName}:1.0`,
+  );
+  await expect(preview.getByTestId("promote-to")).toHaveText(digest);
+  await expect(preview).toContainText("nothing is rebuilt");
+  await expect(preview).toContainText("Secrets: PROD_TOKEN");
+  await expect(preview).not.toContainText("prod-only-value");
+  await expect(preview).toContainText("its own resource spec");
+  // A digest wraps inside the dialog rather than running out of it.
+  expect(await dialog.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+  await auditPage(page, "revision-promote");
+
+  await dialog.getByRole("button", { name: `Promote to ${prodName}` }).click();
+  await expect(toast(page, `Promoted revision #1 to ${prodName}`)).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/deployments/${prod}/revisions/[0-9a-f-]{36}$`));
+  await expect(page.getByRole("heading", { name: "Revision #2", exact: true })).toBeVisible();
+  await expect(page.getByText(digest, { exact: true })).toBeVisible();
+  await expect(page.getByText("Recorded (dry run)").first()).toBeVisible({ timeout: 30_000 });
+  const log = page.getByRole("log");
+  await expect(log).toContainText("Container source: nothing to build", { timeout: 30_000 });
+  await expect(log).not.toContainText("Build started");
+
+  await page.goto("/settings/audit");
+  await page.getByLabel("Action").selectOption("deployment.promote");
+  const audit = page.getByRole("table", { name: "Audit log" });
+  await expect(audit.getByRole("row").nth(1)).toContainText("Promoted an image");
+  await expect(audit.getByRole("row").nth(1)).toContainText(prodName);
+});

@@ -114,7 +114,7 @@ export type PullRequestEvent = z.infer<typeof pullRequestEvent>;
 /** What a pull_request delivery did, per preview it touched. */
 export const previewOutcome = z
   .object({
-    parent_id: uuid,
+    parent_id: uuid.nullable(),
     preview_id: uuid.nullable(),
     outcome: z.enum(["created", "updated", "deleted", "refused", "unchanged"]),
     detail: z.string().nullable(),

@@ -75,7 +75,7 @@ export function PreviewsCard({ deployment: d }: { deployment: Deployment }) {
                   {url}
                 </a>
               ) : (
-                <span className="text-sm text-zinc-500">
+                <span className="text-sm text-zinc-600 dark:text-zinc-400">
                   {p.runtime === "dry_run" ? "Dry run: not running" : "No URL yet"}
                 </span>
               )}

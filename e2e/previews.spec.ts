@@ -55,7 +55,7 @@ test("a deployment lists its previews, and the list filters them", async ({ page
     head: "warmer-replies",
   });
   expect(deliveries[0]!.status).toBe(202);
-  const previewId = deliveries[0]!.body.previews[0].preview_id as string;
+  const previewId = deliveries[0]!.body.previews[0]!.preview_id!;
 
   await page.reload();
   const previews = page.getByRole("list", { name: "Previews" });

@@ -44,7 +44,17 @@ export interface PullRequest {
 export interface Delivery {
   id: string;
   status: number;
-  body: any;
+  /** Hangar's answer: the webhook receipt (202) or the contract's error body (`detail`). */
+  body: {
+    deliveries: string[];
+    previews: {
+      parent_id: string | null;
+      preview_id: string | null;
+      outcome: string;
+      detail: string | null;
+    }[];
+    detail?: unknown;
+  };
 }
 
 /** The signature header's value for a body: sha256=<hex HMAC-SHA256 with the secret>. */
@@ -170,15 +180,16 @@ export function pullRequests(baseUrl: () => string) {
       owner: string,
       repo: string,
       sha: string,
-      body: any,
+      raw: unknown,
       authorization: string | null,
     ) {
-      if (!["pending", "success", "failure", "error"].includes(body?.state)) return false;
+      const body = (raw ?? {}) as Record<string, string | undefined>;
+      if (!["pending", "success", "failure", "error"].includes(body.state ?? "")) return false;
       statuses.push({
         owner,
         repo,
         sha,
-        state: body.state,
+        state: body.state!,
         target_url: body.target_url ?? null,
         description: body.description ?? null,
         context: body.context ?? null,

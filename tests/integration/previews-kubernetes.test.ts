@@ -87,14 +87,15 @@ describe("a pull request's preview on Kubernetes", () => {
     await parentOf("acme/preview-bot");
     const { pr, deliveries } = await host.pulls.open({ repo: "acme/preview-bot", title: "Try it" });
     expect(deliveries[0]!.status, JSON.stringify(deliveries[0]!.body)).toBe(202);
-    const [outcome] = deliveries[0]!.body.previews;
+    const outcome = deliveries[0]!.body.previews[0]!;
+    const previewId = outcome.preview_id!;
     expect(outcome.outcome).toBe("created");
-    const revision = await finished(deliveries[0]!.body.deliveries[0]);
+    const revision = await finished(deliveries[0]!.body.deliveries[0]!);
     expect(revision.status, revision.statusMessage ?? "").toBe("DEPLOYED");
     expect(revision.runtime).toBe("kubernetes");
     expect(revision.imageDigest).toMatch(/^sha256:/);
 
-    const preview = await api(`/v2/deployments/${outcome.preview_id}`, {
+    const preview = await api(`/v2/deployments/${previewId}`, {
       key: key(),
       baseUrl: stack.baseUrl,
     });
@@ -119,7 +120,7 @@ describe("a pull request's preview on Kubernetes", () => {
     });
 
     const pushed = await host.pulls.push("acme/preview-bot", pr.number);
-    const second = await finished(pushed.deliveries[0]!.body.deliveries[0]);
+    const second = await finished(pushed.deliveries[0]!.body.deliveries[0]!);
     expect(second).toMatchObject({ number: 2, status: "DEPLOYED", runtime: "kubernetes" });
     await waitFor(
       async () => host.pulls.statuses.filter((s) => s.sha === pushed.pr.headSha),
@@ -128,8 +129,8 @@ describe("a pull request's preview on Kubernetes", () => {
     );
 
     const closed = await host.pulls.close("acme/preview-bot", pr.number);
-    expect(closed.deliveries[0]!.body.previews[0].outcome).toBe("deleted");
-    await gone(outcome.preview_id);
+    expect(closed.deliveries[0]!.body.previews[0]!.outcome).toBe("deleted");
+    await gone(previewId);
     expect(objectsOf(name).filter((o) => o.kind !== "Namespace")).toEqual([]);
   }, 300_000);
 
@@ -139,11 +140,12 @@ describe("a pull request's preview on Kubernetes", () => {
       repo: "acme/fork-bot",
       fork: "mallory/fork-bot",
     });
-    const [outcome] = deliveries[0]!.body.previews;
-    const revision = await finished(deliveries[0]!.body.deliveries[0]);
+    const outcome = deliveries[0]!.body.previews[0]!;
+    const previewId = outcome.preview_id!;
+    const revision = await finished(deliveries[0]!.body.deliveries[0]!);
     expect(revision.status, revision.statusMessage ?? "").toBe("DEPLOYED");
     expect(revision.secretsEncrypted).toEqual([]);
-    const preview = await api(`/v2/deployments/${outcome.preview_id}`, {
+    const preview = await api(`/v2/deployments/${previewId}`, {
       key: key(),
       baseUrl: stack.baseUrl,
     });
@@ -158,16 +160,16 @@ describe("a pull request's preview on Kubernetes", () => {
 
     // ttl_hours (72 by default) after its last push: the worker's sweep deletes it. The last
     // push is moved back in time here rather than waiting three days.
-    const row = await stack.db.deployment.findUniqueOrThrow({ where: { id: outcome.preview_id } });
+    const row = await stack.db.deployment.findUniqueOrThrow({ where: { id: previewId } });
     const stale = new Date(Date.now() - 73 * 3600_000).toISOString();
     await stack.db.deployment.update({
       where: { id: row.id },
       data: { preview: { ...(row.preview as object), last_push_at: stale } },
     });
-    await gone(outcome.preview_id);
+    await gone(previewId);
     expect(objectsOf(preview.body.name).filter((o) => o.kind !== "Namespace")).toEqual([]);
     const audit = await stack.db.auditEvent.findFirst({
-      where: { targetId: outcome.preview_id, action: "deployment.preview_delete" },
+      where: { targetId: previewId, action: "deployment.preview_delete" },
     });
     expect(audit?.data).toMatchObject({ reason: "ttl" });
   }, 300_000);

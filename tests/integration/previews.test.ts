@@ -107,7 +107,7 @@ describe("pull_request deliveries (dry run)", () => {
       { parent_id: parent.id, preview_id: expect.any(String), outcome: "created", detail: null },
     ]);
     expect(delivery!.body.deliveries).toHaveLength(1);
-    const previewId = delivery!.body.previews[0].preview_id;
+    const previewId = delivery!.body.previews[0]!.preview_id!;
 
     const read = await api(`/v2/deployments/${previewId}`, { key: tenant.keys.viewer });
     expect(read.status).toBe(200);
@@ -136,7 +136,7 @@ describe("pull_request deliveries (dry run)", () => {
       },
     });
 
-    const revision = await waitForRevision(delivery!.body.deliveries[0]);
+    const revision = await waitForRevision(delivery!.body.deliveries[0]!);
     expect(revision.status, revision.statusMessage ?? "").toBe("DEPLOYED");
     expect(revision.sourceRevisionConfig).toMatchObject({ repo_commit_sha: pr.headSha });
     expect(revision.runtime).toBe("dry_run");
@@ -193,7 +193,7 @@ describe("pull_request deliveries (dry run)", () => {
       preview_id: previewId,
       outcome: "updated",
     });
-    const second = await waitForRevision(pushed.deliveries[0]!.body.deliveries[0]);
+    const second = await waitForRevision(pushed.deliveries[0]!.body.deliveries[0]!);
     expect(second).toMatchObject({ number: 2, status: "DEPLOYED" });
     expect(second.sourceRevisionConfig).toMatchObject({ repo_commit_sha: pushed.pr.headSha });
 
@@ -232,7 +232,7 @@ describe("pull_request deliveries (dry run)", () => {
       previews: { max_open: 1 },
     });
     const first = await host.pulls.open({ repo: "beta-labs/rag-server" });
-    expect(first.deliveries[0]!.body.previews[0].outcome).toBe("created");
+    expect(first.deliveries[0]!.body.previews[0]!.outcome).toBe("created");
     const second = await host.pulls.open({ repo: "beta-labs/rag-server" });
     expect(second.deliveries[0]!.body).toEqual({
       deliveries: [],
@@ -246,7 +246,7 @@ describe("pull_request deliveries (dry run)", () => {
       ],
     });
     // Deleting the parent deletes its previews.
-    const previewId = first.deliveries[0]!.body.previews[0].preview_id;
+    const previewId = first.deliveries[0]!.body.previews[0]!.preview_id!;
     const removed = await api(`/v2/deployments/${parent.id}`, {
       key: tenant.keys.editor,
       method: "DELETE",

@@ -207,6 +207,10 @@ describe("pull_request deliveries (dry run)", () => {
       },
     ]);
     await waitForDeploymentGone(tenant.keys.viewer, previewId);
+    // Reopened once the old one is gone: a new preview at the head commit.
+    const reopened = await host.pulls.reopen("acme/agent-chat", pr.number);
+    expect(reopened.deliveries[0]!.body.previews[0]).toMatchObject({ outcome: "created" });
+    expect(reopened.deliveries[0]!.body.previews[0]!.preview_id).not.toBe(previewId);
     const parentAfter = await api(`/v2/deployments/${parent.id}`, { key: tenant.keys.viewer });
     expect(parentAfter.status).toBe(200);
   });
@@ -221,6 +225,11 @@ describe("pull_request deliveries (dry run)", () => {
     );
     expect(forged.deliveries[0]!.status).toBe(401);
     expect(forged.deliveries[0]!.body.detail).toBe("Invalid webhook signature");
+    const malformed = await host.pulls.deliver("pull_request", { action: "opened", number: 3 });
+    expect(malformed[0]!.status).toBe(422);
+    expect(malformed[0]!.body.detail).toEqual(
+      expect.arrayContaining([expect.objectContaining({ loc: ["body", "pull_request"] })]),
+    );
     const elsewhere = await host.pulls.open({ repo: "acme/research-agent", base: "dev" });
     expect(elsewhere.deliveries[0]!.body).toEqual({ deliveries: [], previews: [] });
     expect(await previewsOf(tenant.keys.viewer, parent.id)).toEqual([]);

@@ -50,15 +50,15 @@ export async function openPreview(
   const existing = await tx.deployment.findFirst({
     where: { parentId: parent.id, prNumber: event.number, status: { not: "AWAITING_DELETE" } },
   });
-  const audit = (
-    previewId: string,
-    action: string,
-    data: Record<string, string | number | boolean>,
-  ) =>
+  const audit = (entry: {
+    action: string;
+    targetId: string;
+    data: Record<string, string | number | boolean>;
+  }) =>
     recordAudit(
       tx,
       { organizationId, workspaceId: parent.workspaceId },
-      { action, targetType: "deployment", targetId: previewId, data },
+      { ...entry, targetType: "deployment" },
     );
 
   if (existing) {
@@ -74,9 +74,13 @@ export async function openPreview(
       where: { id: existing.id },
       data: { preview: asJson(fields), version: { increment: 1 } },
     });
-    await audit(existing.id, "deployment.preview_push", {
-      pr: event.number,
-      commit: fields.head_sha,
+    await audit({
+      action: "deployment.preview_push",
+      targetId: existing.id,
+      data: {
+        pr: event.number,
+        commit: fields.head_sha,
+      },
     });
     return { outcome: outcome(parent, "updated", existing.id), revisionId };
   }
@@ -142,13 +146,17 @@ export async function openPreview(
     secrets,
   });
   await enqueuePreviewStatus(tx, revision.id);
-  await audit(row.id, "deployment.preview_create", {
-    name,
-    parent: parent.id,
-    pr: event.number,
-    commit: fields.head_sha,
-    fork: fields.fork,
-    secrets: secrets.length,
+  await audit({
+    action: "deployment.preview_create",
+    targetId: row.id,
+    data: {
+      name,
+      parent: parent.id,
+      pr: event.number,
+      commit: fields.head_sha,
+      fork: fields.fork,
+      secrets: secrets.length,
+    },
   });
   return { outcome: outcome(parent, "created", row.id), revisionId: revision.id };
 }

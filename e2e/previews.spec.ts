@@ -67,6 +67,14 @@ test("a deployment lists its previews, and the list filters them", async ({ page
   // The shared worker is a dry run: the preview runs nowhere, and the row says so.
   await expect(item.getByText("Dry run: not running")).toBeVisible({ timeout: 30_000 });
   await auditPage(page, "deployment-previews");
+  // Readable on a phone: nothing scrolls sideways at 390 px.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(item.getByText(/by alice/)).toBeVisible();
+  const sideways = await page.evaluate(
+    () => document.scrollingElement!.scrollWidth - window.innerWidth,
+  );
+  expect(sideways).toBeLessThanOrEqual(0);
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   // The preview's page: its pull request and its parent.
   await item.getByRole("link", { name: `#${pr.number} Warmer replies` }).click();

@@ -46,6 +46,9 @@ test("a deployment lists its previews, and the list filters them", async ({ page
   // No pull request yet: the card says how to get a preview.
   await page.goto(`/deployments/${parentId}`);
   await expect(page.getByText("No previews")).toBeVisible();
+  await expect(
+    page.getByText("On: at most 3 open, deleted after 72 h without a push, secrets none"),
+  ).toBeVisible();
   await expect(page.getByText(/Open a pull request into this deployment's branch/)).toBeVisible();
 
   const { pr, deliveries } = await host.pulls.open({

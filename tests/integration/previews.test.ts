@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startCodehostServer, type CodehostServer } from "../../testing/codehost-server";
+import { createCaller } from "../../src/server/api/root";
+import type { Actor } from "../../src/server/auth/actor";
 import { createIntegration } from "../helpers/codehost";
 import { waitFor, waitForDeploymentGone, waitForRevision } from "../helpers/engine";
 import { createTenant, testDb, type Tenant } from "../helpers/fixtures";
@@ -186,6 +188,26 @@ describe("pull_request deliveries (dry run)", () => {
     });
     expect(foreignDelete.status).toBe(404);
     expect(await previewsOf(other.keys.admin, parent.id)).toEqual([]);
+
+    // The dashboard's list (tRPC): the parent's previews with their revisions; none elsewhere.
+    const trpc = (actor: Actor) => createCaller({ db: testDb(), requestId: "trpc", actor });
+    const mine = await trpc(tenant.actors.viewer).deployments.list({
+      parent_id: parent.id,
+      previews: "only",
+    });
+    expect(mine.total).toBe(1);
+    expect(mine.resources[0]).toMatchObject({
+      id: previewId,
+      preview: { pr_number: pr.number },
+      latest_revision: { number: 1, status: "DEPLOYED" },
+    });
+    const theirs = await trpc(other.actors.admin).deployments.list({ parent_id: parent.id });
+    expect(theirs).toMatchObject({ total: 0, resources: [] });
+    await expect(
+      trpc(tenant.actors.viewer).deployments.list({ previews: "hidden" as never }),
+    ).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    const foreignRead = trpc(other.actors.admin).deployments.get({ id: previewId });
+    await expect(foreignRead).rejects.toMatchObject({ code: "NOT_FOUND" });
 
     // synchronize: a second revision of the same preview; closed: deleted.
     const pushed = await host.pulls.push("acme/agent-chat", pr.number);

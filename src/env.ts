@@ -33,6 +33,8 @@ const schema = z.object({
   HANGAR_QUEUE_POLL_SECONDS: z.coerce.number().min(0.5).default(1),
   /** How often workers look for expired jobs to retry (pg-boss maintenance). */
   HANGAR_QUEUE_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).default(30),
+  /** How often a worker looks for previews past their ttl_hours (contract 5.6). */
+  HANGAR_PREVIEW_SWEEP_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
   /** Path of a kubeconfig: when set, revisions are applied to that cluster; else only recorded. */
   HANGAR_KUBECONFIG: z.string().optional(),
   /** Where HANGAR_BUILDER=kubernetes runs its build Jobs (README "Builds"). */

@@ -2,6 +2,7 @@ import { createHash, createPublicKey, randomBytes, verify, type KeyObject } from
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { startArchiveHost, type SeenRequest, type TarballBehaviour } from "./codehost-archive";
+import { pullRequests, type PullRequests } from "./codehost-pulls";
 
 // A small code host speaking the common REST v3 dialect (contract 7), for tests and local use:
 // repository listings with Link-header pages, app installation tokens, branches, contents, and
@@ -56,6 +57,8 @@ export interface CodehostServer {
   requests: string[];
   /** Every request either origin saw, with its Authorization header. */
   seen: SeenRequest[];
+  /** Pull requests: signed pull_request deliveries sent, commit statuses received. */
+  pulls: PullRequests;
 }
 
 export const DEFAULT_TOKEN = "codehost-dev-token";
@@ -100,6 +103,12 @@ function send(res: http.ServerResponse, status: number, body: unknown, headers =
   res.end(JSON.stringify(body));
 }
 
+async function readBody(req: http.IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
 const notFound = (res: http.ServerResponse) => send(res, 404, { message: "Not Found" });
 
 /** Verifies an RS256 app JWT; returns its issuer (the app id) or null. */
@@ -138,6 +147,7 @@ export async function startCodehostServer(
   const requests: string[] = [];
   const seen: SeenRequest[] = [];
   let baseUrl = "";
+  const pulls = pullRequests(() => baseUrl);
   const archive = await startArchiveHost({
     host: options.host ?? "127.0.0.1",
     port: options.archivePort,
@@ -204,7 +214,8 @@ export async function startCodehostServer(
     const commitOf = (ref: string) =>
       branches.includes(ref)
         ? branchSha(repo.owner, repo.name, ref)
-        : branches.some((b) => branchSha(repo.owner, repo.name, b) === ref)
+        : branches.some((b) => branchSha(repo.owner, repo.name, b) === ref) ||
+            pulls.knownShas.has(ref)
           ? ref
           : null;
     if (kind === "branches" && branches.includes(restPath)) {
@@ -256,12 +267,21 @@ export async function startCodehostServer(
 
     const install = /^\/app\/installations\/(\d+)\/access_tokens$/.exec(url.pathname);
     if (req.method === "POST" && install) return issueInstallationToken(req, res, install[1]!);
-    if (req.method !== "GET") return notFound(res);
+    const statusPath = /^\/repos\/([^/]+)\/([^/]+)\/statuses\/([0-9a-f]{7,64})$/.exec(url.pathname);
+    if (req.method !== "GET" && !(req.method === "POST" && statusPath)) return notFound(res);
 
     const isPersonal = !!tokenText && personal.has(tokenText);
     const isInstallation = !!tokenText && installationTokens.has(tokenText);
     if (!tokenText || revoked.has(tokenText) || (!isPersonal && !isInstallation)) {
       return send(res, 401, { message: "Bad credentials" });
+    }
+    if (statusPath) {
+      const [, owner, name, sha] = statusPath as unknown as [string, string, string, string];
+      if (!repos.some((r) => r.owner === owner && r.name === name)) return notFound(res);
+      const body = JSON.parse((await readBody(req)) || "null");
+      if (!pulls.recordStatus(owner, name, sha, body, req.headers.authorization ?? null))
+        return send(res, 422, { message: "Validation Failed" });
+      return send(res, 201, { state: body.state, context: body.context ?? "default" });
     }
     if (url.pathname === "/user/repos") {
       if (!isPersonal) return send(res, 403, { message: "Resource not accessible by integration" });
@@ -292,6 +312,7 @@ export async function startCodehostServer(
     repos,
     requests,
     seen,
+    pulls,
     stop: async () => {
       await archive.stop();
       await new Promise<void>((resolve) => {

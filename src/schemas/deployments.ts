@@ -12,6 +12,7 @@ import { deploymentSources, deploymentStatuses, deploymentTypes } from "./deploy
 import { boundedText, MAX_SECRET_VALUE_BYTES } from "./limits";
 import { resourceSpec } from "./resource-spec";
 import { deploymentUrl } from "./urls";
+import { previewInfo, previewsConfig, previewsConfigInput, previewsFilter } from "./previews";
 
 export { deploymentSources, deploymentStatuses, deploymentTypes, MAX_SECRET_VALUE_BYTES };
 
@@ -138,6 +139,7 @@ export const sourceConfigInput = z
     build_command: boundedText("command").nullish(),
     deployment_type: deploymentType.nullish(),
     template_id: boundedText("identifier").min(1).nullish(),
+    previews: previewsConfigInput.nullish(),
   })
   .meta({ id: "SourceConfigInput" });
 export type SourceConfigInput = z.infer<typeof sourceConfigInput>;
@@ -155,6 +157,7 @@ export const sourceConfigOutput = z
     build_command: z.string().nullable(),
     deployment_type: deploymentType,
     template_id: z.string().nullable(),
+    previews: previewsConfig.nullable(),
   })
   .meta({ id: "SourceConfig" });
 export type SourceConfig = z.infer<typeof sourceConfigOutput>;
@@ -223,6 +226,9 @@ export const deployment = z
       description:
         "Where the active revision runs (`kubernetes`), or that it runs nowhere (`dry_run`: nothing was started); null until a revision is deployed.",
     }),
+    preview: previewInfo.nullable().meta({
+      description: "Set on a preview deployment of a pull request (contract 5.6); null otherwise",
+    }),
     created_at: timestamp,
     updated_at: timestamp,
   })
@@ -286,6 +292,8 @@ export const listDeploymentsQuery = z.object({
     max: 100,
     description: "Comma-separated deployment ids (at most 100)",
   }),
+  previews: previewsFilter,
+  parent_id: uuid.optional().meta({ description: "Only the previews of this deployment" }),
 });
 export type ListDeploymentsQuery = z.output<typeof listDeploymentsQuery>;
 

@@ -7,6 +7,7 @@ export type ConfigField =
   | "source_config.integration_id"
   | "source_config.repo_url"
   | "source_config.build_on_push"
+  | "source_config.previews"
   | "source_config.listener_id"
   | "source_config.listener_config"
   | "source_config.install_command"
@@ -31,6 +32,7 @@ export const sourceRules: Record<
     ],
     allowed: [
       "source_config.build_on_push",
+      "source_config.previews",
       "source_config.install_command",
       "source_config.build_command",
     ],

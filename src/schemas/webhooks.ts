@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { uuid } from "./common";
+import { previewOutcome } from "./previews";
 
 // Code-host webhooks (build on push). Only the members Hangar reads are checked; others pass.
 
@@ -23,6 +24,9 @@ export type PushEvent = z.infer<typeof pushEvent>;
 export const webhookReceipt = z
   .object({
     deliveries: z.array(uuid).meta({ description: "Ids of the revisions this delivery created" }),
+    previews: z.array(previewOutcome).optional().meta({
+      description: "pull_request deliveries only: what happened to each preview (contract 5.6)",
+    }),
   })
   .meta({ id: "WebhookReceipt" });
 export type WebhookReceipt = z.infer<typeof webhookReceipt>;

@@ -38,6 +38,7 @@ const deploymentKeys = [
   "image_version",
   "latest_revision_id",
   "name",
+  "preview",
   "runtime",
   "secret_references",
   "secrets",

@@ -80,6 +80,37 @@ describe.each(bothDatabases)("stored list JSON on %s", (_, open) => {
     await expectStoredMatches();
   });
 
+  it("carries a preview's pull request and its parent, and source_config.previews", async () => {
+    await db.deployment.update({
+      where: { id: ids[0]! },
+      data: {
+        sourceConfig: {
+          deployment_type: "dev",
+          build_on_push: true,
+          previews: { enabled: true, max_open: 2, ttl_hours: 5, secrets: "none" },
+        },
+      },
+    });
+    await db.deployment.update({
+      where: { id: ids[1]! },
+      data: {
+        parentId: ids[0]!,
+        prNumber: 7,
+        preview: {
+          pr_number: 7,
+          pr_title: "A change",
+          pr_url: "https://code.example.test/a/b/pull/7",
+          branch: "feature",
+          author: "alice",
+          head_sha: "c0ffee0",
+          fork: true,
+          last_push_at: "2026-11-29T20:00:00.000Z",
+        },
+      },
+    });
+    await expectStoredMatches();
+  });
+
   it("follows secrets, secret references and tags added, changed and removed", async () => {
     await db.secret.createMany({
       data: ids.flatMap((deploymentId, i) => [

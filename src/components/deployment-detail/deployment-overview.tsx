@@ -1,6 +1,7 @@
 "use client";
 
 import { OverviewCard } from "./overview-card";
+import { PreviewOfCard, PreviewsCard } from "./previews-card";
 import { PushImagePanel } from "./push-image-panel";
 import { ResourcesCard } from "./resources-card";
 import { SecretsCard } from "./secrets-card";
@@ -13,6 +14,7 @@ export function DeploymentOverview({ id }: { id: string }) {
   return (
     <div className="space-y-6">
       <OverviewCard id={id} />
+      <PreviewOfCard deployment={d} />
       <PushImagePanel deployment={d} />
       <div className="grid gap-6 lg:grid-cols-2">
         <SourceCard deployment={d} />
@@ -20,6 +22,7 @@ export function DeploymentOverview({ id }: { id: string }) {
         <SecretsCard deployment={d} />
         <TagsCard tagValueIds={d.tag_value_ids} />
       </div>
+      {d.source === "codehost" && !d.preview && <PreviewsCard deployment={d} />}
     </div>
   );
 }

@@ -24,6 +24,14 @@ export function SourceCard({ deployment: d }: { deployment: Deployment }) {
     { label: "Source tarball", value: text(r.source_tarball_path) },
     { label: "Template", value: text(c.template_id) },
     { label: "Build on push", value: yesNo(c.build_on_push) },
+    {
+      label: "Pull request previews",
+      value: !c.previews
+        ? null
+        : c.previews.enabled
+          ? `On: at most ${c.previews.max_open} open, deleted after ${c.previews.ttl_hours} h without a push, secrets ${c.previews.secrets === "inherit" ? "inherited (never for forks)" : "none"}`
+          : "Off",
+    },
     { label: "Install command", value: text(c.install_command) },
     { label: "Build command", value: text(c.build_command) },
     {

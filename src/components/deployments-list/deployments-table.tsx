@@ -48,6 +48,11 @@ function columnsFor(tagsById: Map<string, TagOption>): Column[] {
           >
             {d.name}
           </Link>
+          {d.preview && (
+            <span className="ml-2 rounded-full bg-violet-100 px-2 py-0.5 text-xs text-violet-800 dark:bg-violet-500/15 dark:text-violet-300">
+              Preview · PR #{d.preview.pr_number}
+            </span>
+          )}
           {subtitle(d) && (
             <p className="mt-0.5 max-w-36 truncate font-mono text-xs sm:max-w-xs text-zinc-500 dark:text-zinc-400">
               {subtitle(d)}

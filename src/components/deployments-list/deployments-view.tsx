@@ -20,6 +20,7 @@ const clearedFilters: Partial<ListFilters> = {
   tag_value_ids: [],
   deployment_type: null,
   remote_reconciled: null,
+  previews: null,
   image_version: "",
 };
 

@@ -95,6 +95,20 @@ export function Filters({
           <option value="true">Remote reconciled</option>
           <option value="false">Hangar reconciled</option>
         </Select>
+        <label htmlFor="filter-previews" className="sr-only">
+          Preview deployments
+        </label>
+        <Select
+          id="filter-previews"
+          value={filters.previews ?? ""}
+          onChange={(e) =>
+            setFilters({ previews: (e.target.value || null) as ListFilters["previews"] })
+          }
+        >
+          <option value="">With previews</option>
+          <option value="exclude">Hide previews</option>
+          <option value="only">Only previews</option>
+        </Select>
         <TextFilter
           id="filter-image"
           label="Image version"
@@ -173,6 +187,12 @@ function ActiveFilters({
           onRemove={() => setFilters({ remote_reconciled: null })}
         />
       )}
+      {f.previews && (
+        <Chip
+          label={f.previews === "exclude" ? "Previews hidden" : "Only previews"}
+          onRemove={() => setFilters({ previews: null })}
+        />
+      )}
       {f.image_version && (
         <Chip
           label={`Image ${f.image_version}`}
@@ -189,6 +209,7 @@ function ActiveFilters({
             tag_value_ids: [],
             deployment_type: null,
             remote_reconciled: null,
+            previews: null,
             image_version: "",
           })
         }

@@ -27,6 +27,8 @@ export interface ListFilters {
   tag_value_ids: string[];
   image_version: string;
   remote_reconciled: "true" | "false" | null;
+  /** Preview deployments: null shows them with the rest. */
+  previews: "exclude" | "only" | null;
   /** null: the default order, newest first. */
   sort: DeploymentSort | null;
   limit: number;
@@ -66,6 +68,7 @@ export function filtersFromParams(params: ParamSource): ListFilters {
       .slice(0, 100),
     image_version: (params.get("image_version") ?? "").slice(0, 200),
     remote_reconciled: oneOf(["true", "false"] as const, params.get("remote_reconciled")),
+    previews: oneOf(["exclude", "only"] as const, params.get("previews")),
     sort: sortFromParams(params),
     limit: int(params.get("limit"), DEFAULT_PAGE_SIZE, 1, 100),
     offset: int(params.get("offset"), 0, 0, Number.MAX_SAFE_INTEGER),
@@ -81,6 +84,7 @@ export function paramsFromFilters(f: ListFilters): URLSearchParams {
   if (f.tag_value_ids.length) p.set("tag_value_ids", f.tag_value_ids.join(","));
   if (f.image_version) p.set("image_version", f.image_version);
   if (f.remote_reconciled) p.set("remote_reconciled", f.remote_reconciled);
+  if (f.previews) p.set("previews", f.previews);
   if (f.sort) {
     p.set("sort", f.sort.by);
     p.set("dir", f.sort.dir);
@@ -97,7 +101,8 @@ export function hasFilters(f: ListFilters): boolean {
     f.deployment_type ||
     f.tag_value_ids.length ||
     f.image_version ||
-    f.remote_reconciled,
+    f.remote_reconciled ||
+    f.previews,
   );
 }
 

@@ -3,7 +3,13 @@ import { createDb } from "@/server/db";
 import { describeError, log } from "@/server/log";
 import { driversFromEnv, type Drivers } from "./drivers";
 import { runRevisionStep } from "./engine/run-step";
-import { QUEUES, revisionStepJob, startBoss, teardownJob } from "@/server/services/revisions/queue";
+import {
+  QUEUES,
+  revisionStepJob,
+  startBoss,
+  teardownJob,
+} from "@/server/services/revisions/queue";
+import { servePreviews } from "./previews";
 import { runTeardown } from "./teardown";
 import { listenForJobs } from "./wake";
 
@@ -77,11 +83,13 @@ export async function startWorker(
     const { deleted } = await runTeardown(ctx, deploymentId);
     if (deleted) log.info("deployment deleted", { deployment_id: deploymentId });
   });
+  const previews = await servePreviews(ctx, work);
   const retryMs = env.HANGAR_QUEUE_POLL_SECONDS * 1000;
   const listeners = await Promise.all([
     listenForJobs(QUEUES.revisionStep, () => wakeIdleSlot(QUEUES.revisionStep), retryMs),
     listenForJobs(QUEUES.build, () => wakeIdleSlot(QUEUES.build), retryMs),
     listenForJobs(QUEUES.teardown, () => boss.notifyWorker(teardownId), retryMs),
+    listenForJobs(QUEUES.previewStatus, () => boss.notifyWorker(previews.statusId), retryMs),
   ]);
   log.info("worker started", {
     concurrency,
@@ -92,6 +100,7 @@ export async function startWorker(
 
   return {
     async stop() {
+      previews.stop();
       await Promise.all(listeners.map((listener) => listener.stop()));
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
       await db.$disconnect();

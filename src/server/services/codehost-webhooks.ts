@@ -1,14 +1,17 @@
 import { createHmac } from "node:crypto";
 import type { SourceConfig, SourceRevisionConfig } from "@/schemas/deployments";
+import { pullRequestEvent } from "@/schemas/previews";
 import { pushEvent, type WebhookReceipt } from "@/schemas/webhooks";
 import { constantTimeEqual, decrypt, sha256Hex } from "@/server/crypto";
 import type { Db, DbClient } from "@/server/db";
 import { AppError, invalidField, notFound } from "@/server/errors";
+import { sameRepo } from "@/server/integrations/codehost/repo-url";
 import { parseJson, parseOrThrow } from "@/server/validation";
 import { recordAudit } from "./audit/record";
-import { lockDeploymentRow } from "./deployments/find";
+import { lockDeploymentRow, lockedTransaction } from "./deployments/find";
 import { cutRevision } from "./deployments/revisions-cut";
 import { loadSecrets } from "./deployments/secrets";
+import { receivePullRequest } from "./previews/pull-request";
 
 // Build on push: a signed push to a branch cuts a revision on every deployment of that
 // repository and branch with build_on_push on, once per delivery.
@@ -32,17 +35,6 @@ export function storedDeliveryId(deliveryId: string): string {
 const header = (headers: Headers, ...names: string[]) =>
   names.map((n) => headers.get(n)).find((v) => v != null && v !== "") ?? null;
 
-/** Repository URLs compare without case, a trailing slash or `.git`. */
-const sameRepo = (a: string, b: string) => {
-  const norm = (u: string) =>
-    u
-      .trim()
-      .replace(/\/+$/, "")
-      .replace(/\.git$/, "")
-      .toLowerCase();
-  return norm(a) === norm(b);
-};
-
 export async function receiveCodehostWebhook(
   db: Db,
   integrationId: string,
@@ -63,6 +55,21 @@ export async function receiveCodehostWebhook(
   if (!event) throw invalidField(["header", "x-github-event"], "Field required", "missing");
   const deliveryId = header(headers, "x-codehost-delivery", "x-github-delivery");
   if (!deliveryId) throw invalidField(["header", "x-github-delivery"], "Field required", "missing");
+  if (event === "pull_request") {
+    const pr = parseOrThrow("body", pullRequestEvent, parseJson(rawBody.toString("utf8")));
+    return receiveDelivery(
+      db,
+      integrationId,
+      deliveryId,
+      event,
+      { deliveries: [], previews: [] },
+      (tx) =>
+        receivePullRequest(tx, integrationId, integration.organizationId, pr).then((r) => ({
+          deliveries: r.revisionIds,
+          previews: r.previews,
+        })),
+    );
+  }
   if (event !== "push") return { deliveries: [] };
 
   const push = parseOrThrow("body", pushEvent, parseJson(rawBody.toString("utf8")));
@@ -103,6 +110,34 @@ export async function receiveCodehostWebhook(
     });
     return { deliveries: revisionIds };
   });
+}
+
+/**
+ * Records the delivery and runs `work` once per delivery id, in one transaction: a redelivery
+ * answers `repeated` and changes nothing.
+ */
+async function receiveDelivery(
+  db: Db,
+  integrationId: string,
+  deliveryId: string,
+  event: string,
+  repeated: WebhookReceipt,
+  work: (tx: DbClient) => Promise<WebhookReceipt>,
+): Promise<WebhookReceipt> {
+  const storedId = storedDeliveryId(deliveryId);
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.webhookDelivery.createMany({
+      data: [{ integrationId, deliveryId: storedId, event }],
+      skipDuplicates: true,
+    });
+    if (count === 0) return repeated;
+    const receipt = await work(tx);
+    await tx.webhookDelivery.update({
+      where: { integrationId_deliveryId: { integrationId, deliveryId: storedId } },
+      data: { revisionIds: receipt.deliveries },
+    });
+    return receipt;
+  }, lockedTransaction);
 }
 
 /**

@@ -66,6 +66,7 @@ describe("the code-host source driver", () => {
     listRepositories: async () => [],
     getBranchCommit: async (_o: string, _r: string, branch: string) => branches[branch] ?? null,
     fileExists: unused,
+    createCommitStatus: unused,
     downloadArchive: unused,
   });
 

@@ -23,6 +23,16 @@ export interface ListingOptions {
   signal?: AbortSignal;
 }
 
+/** A commit status (the code host's "statuses" API): what Hangar says about a commit. */
+export interface CommitStatus {
+  state: "pending" | "success" | "failure" | "error";
+  /** Where the status links to (the preview's URL), or none. */
+  targetUrl: string | null;
+  /** At most 140 characters: the code host cuts longer ones. */
+  description: string;
+  context: string;
+}
+
 export interface CodehostClient {
   /** Every repository the credentials can see, all pages (bounded; see LISTING_LIMITS). */
   listRepositories(options?: ListingOptions): Promise<CodehostRepository[]>;
@@ -36,6 +46,8 @@ export interface CodehostClient {
    * The repository's gzipped tar at a commit (the tarball endpoint and its redirects, see
    * archive.ts). Throws ArchiveFailure when the answers rule it out, AppError otherwise.
    */
+  /** Sets a commit status on `sha` (POST /repos/{owner}/{repo}/statuses/{sha}). */
+  createCommitStatus(owner: string, repo: string, sha: string, status: CommitStatus): Promise<void>;
   downloadArchive(
     owner: string,
     repo: string,

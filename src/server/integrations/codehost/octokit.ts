@@ -233,6 +233,18 @@ export function createCodehostClient(
           throw error;
         }
       }),
+    createCommitStatus: (owner, repo, sha, status) =>
+      call(async () => {
+        await octokit.rest.repos.createCommitStatus({
+          owner,
+          repo,
+          sha,
+          state: status.state,
+          description: status.description.slice(0, 140),
+          context: status.context,
+          ...(status.targetUrl ? { target_url: status.targetUrl } : {}),
+        });
+      }),
     downloadArchive: (owner, repo, sha, archive) => {
       const path = [owner, repo, "tarball", sha].map(encodeURIComponent).join("/");
       const hops = {

@@ -10,3 +10,14 @@ export function repoOf(repoUrl: string): { owner: string; repo: string } | null 
   if (parts.length < 2) return null;
   return { owner: parts[parts.length - 2]!, repo: parts[parts.length - 1]!.replace(/\.git$/, "") };
 }
+
+/** Repository URLs compare without case, a trailing slash or `.git`. */
+export function sameRepo(a: string, b: string): boolean {
+  const norm = (u: string) =>
+    u
+      .trim()
+      .replace(/\/+$/, "")
+      .replace(/\.git$/, "")
+      .toLowerCase();
+  return norm(a) === norm(b);
+}

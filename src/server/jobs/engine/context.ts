@@ -7,6 +7,7 @@ import { appendLogs } from "@/server/services/revisions/logs-append";
 import { IN_FLIGHT_STATUSES, isTerminal } from "@/schemas/revision-states";
 import { transition } from "@/server/services/revisions/transition";
 import { lockRevisionDeployment } from "@/server/services/deployments/find";
+import { queuePreviewStatus } from "@/server/services/previews/commit-status";
 
 /** What the steps run with: the database, the drivers, and the worker's queue for next steps. */
 export interface EngineContext {
@@ -72,6 +73,7 @@ export async function applyMove(
     await appendLogs(tx, revisionId, move.stream, move.lines);
   }
   await move.also?.(tx);
+  await queuePreviewStatus(tx, revisionId, move.to, ctx.boss);
   if (!isTerminal(move.to) && !ctx.runsNext?.(move.to))
     await enqueueRevisionStep(tx, { revisionId }, { boss: ctx.boss, status: move.to });
   return true;

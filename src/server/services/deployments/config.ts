@@ -4,6 +4,7 @@ import type {
   SourceRevisionConfig,
   SourceRevisionConfigInput,
 } from "@/schemas/deployments";
+import { withPreviewDefaults, type PreviewsConfigInput } from "@/schemas/previews";
 import { resourceGroups, withDefaultLimits, type ResourceSpec } from "@/schemas/resource-spec";
 import { badRequest, invalidField } from "@/server/errors";
 import { emptySourceConfig, emptySourceRevisionConfig } from "./serialize";
@@ -23,6 +24,7 @@ export function mergeSourceConfig(
   const merged = { ...emptySourceConfig, ...current, ...defined(input) } as SourceConfig;
   merged.deployment_type ??= "dev";
   if (merged.resource_spec) merged.resource_spec = withDefaultLimits(merged.resource_spec);
+  if (merged.previews) merged.previews = withPreviewDefaults(merged.previews as PreviewsConfigInput);
   return merged;
 }
 
@@ -55,6 +57,13 @@ export function checkBuildOnPush(config: SourceConfig, revision: SourceRevisionC
   if (config.build_on_push && revision.repo_ref?.startsWith("refs/tags/")) {
     throw badRequest(
       "build_on_push cannot be enabled for a tag ref (refs/tags/...): use a branch.",
+    );
+  }
+  if (config.previews?.enabled && !config.build_on_push) {
+    throw invalidField(
+      ["body", "source_config", "previews", "enabled"],
+      "Previews need build_on_push: turn build_on_push on to build pull requests.",
+      "previews_need_build_on_push",
     );
   }
 }

@@ -4,7 +4,7 @@ import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { markForDeletion } from "@/server/services/revisions/deletion";
 import { recordAudit } from "../audit/record";
-import { lockDeployment, lockedTransaction } from "./find";
+import { lockDeployment, lockDeploymentRow, lockedTransaction } from "./find";
 
 /**
  * Deletes a deployment: it goes to AWAITING_DELETE at once (204), its revisions stop, and the
@@ -16,11 +16,20 @@ export async function deleteDeployment(db: Db, actor: Actor, id: string): Promis
     const row = await lockDeployment(tx, actor, id);
     if (row.status === "AWAITING_DELETE") return;
     await markForDeletion(tx, row);
+    // Its previews go with it: a preview without its parent previews nothing.
+    const previews = await tx.deployment.findMany({
+      where: { parentId: row.id, status: { not: "AWAITING_DELETE" } },
+      orderBy: { id: "asc" },
+    });
+    for (const preview of previews) {
+      await lockDeploymentRow(tx, preview.id);
+      await markForDeletion(tx, preview);
+    }
     await recordAudit(tx, actor, {
       action: "deployment.delete",
       targetType: "deployment",
       targetId: row.id,
-      data: { name: row.name },
+      data: { name: row.name, ...(previews.length ? { previews: previews.length } : {}) },
     });
   }, lockedTransaction);
 }

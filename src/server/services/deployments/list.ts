@@ -49,7 +49,7 @@ function orderBy(sort: DeploymentSort = { by: "created", dir: "desc" }): Prisma.
   return Prisma.sql`${sortKeys[sort.by]} ${dir}, d.id ${dir}`;
 }
 
-/** The nine filters of contract 5.1 as SQL conditions on `d`, always inside the workspace. */
+/** The filters of contract 5.1 as SQL conditions on `d`, always inside the workspace. */
 export function deploymentFilter(
   actor: Actor,
   query: ListDeploymentsQuery,
@@ -81,6 +81,9 @@ export function deploymentFilter(
     where.push(Prisma.sql`d.deployment_type = ${query.deployment_type}::"DeploymentType"`);
   if (query.deployment_ids?.length)
     where.push(Prisma.sql`d.id IN (${uuidList(query.deployment_ids)})`);
+  if (query.previews === "exclude") where.push(Prisma.sql`d.preview IS NULL`);
+  if (query.previews === "only") where.push(Prisma.sql`d.preview IS NOT NULL`);
+  if (query.parent_id) where.push(Prisma.sql`d.parent_id = ${query.parent_id}::uuid`);
   return Prisma.join(where, " AND ");
 }
 

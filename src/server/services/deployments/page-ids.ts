@@ -20,7 +20,9 @@ export function isWholeListByCreation(
     !query.tag_value_ids?.length &&
     query.image_version === undefined &&
     !query.deployment_type &&
-    !query.deployment_ids?.length
+    !query.deployment_ids?.length &&
+    (query.previews ?? "include") === "include" &&
+    !query.parent_id
   );
 }
 

@@ -5,6 +5,7 @@ import {
   type SourceConfig,
   type SourceRevisionConfig,
 } from "@/schemas/deployments";
+import type { PreviewInfo } from "@/schemas/previews";
 
 /** What every read of a deployment loads beside the row. */
 export const deploymentInclude = {
@@ -32,6 +33,8 @@ export type DeploymentView = Pick<
   | "updatedAt"
   | "runtime"
   | "trackedPackages"
+  | "parentId"
+  | "preview"
   | "secrets"
   | "tags"
 > & {
@@ -53,6 +56,7 @@ export const emptySourceConfig: SourceConfig = {
   build_command: null,
   deployment_type: "dev",
   template_id: null,
+  previews: null,
 };
 
 export const emptySourceRevisionConfig: SourceRevisionConfig = {
@@ -91,6 +95,9 @@ export function toDeployment(row: DeploymentView): Deployment {
     latest_revision_id: row.latestRevisionId,
     active_revision_id: row.activeRevisionId,
     runtime: row.runtime,
+    preview: row.preview
+      ? { parent_id: row.parentId, ...(row.preview as Omit<PreviewInfo, "parent_id">) }
+      : null,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

@@ -18,12 +18,17 @@ export const QUEUES = {
   build: "revision-build",
   /** Tears a deployment's runtime down, then removes the deployment. */
   teardown: "deployment-teardown",
+  /** Reports a preview revision's status to its pull request's head commit. */
+  previewStatus: "preview-status",
+  /** Deletes previews past their ttl_hours (sent every HANGAR_PREVIEW_SWEEP_SECONDS). */
+  previewExpiry: "preview-expiry",
 } as const;
 
 export const revisionStepJob = z.object({ revisionId: z.uuid() });
 export const teardownJob = z.object({ deploymentId: z.uuid() });
 export type RevisionStepJob = z.infer<typeof revisionStepJob>;
 export type TeardownJob = z.infer<typeof teardownJob>;
+export const previewStatusJob = z.object({ revisionId: z.uuid() });
 
 /**
  * Wakes idle workers when a job is sent (NOTIFY, delivered at commit; the key is the queue's
@@ -141,3 +146,7 @@ export const enqueueRevisionStep = (
 /** Queues a deployment's teardown, inside the caller's transaction. */
 export const enqueueTeardown = (tx: DbClient, job: TeardownJob, options?: { boss?: PgBoss }) =>
   send(tx, QUEUES.teardown, job, options);
+
+/** Queues a commit status report of a preview revision, inside the caller's transaction. */
+export const enqueuePreviewStatus = (tx: DbClient, revisionId: string, options?: { boss?: PgBoss }) =>
+  send(tx, QUEUES.previewStatus, { revisionId }, options);

@@ -1,0 +1,141 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { StatusBadge } from "@/components/deployments-list/status-badge";
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { FolderGit2Icon } from "@/components/ui/icons";
+import { EmptyState } from "@/components/ui/empty-state";
+import { RelativeTime } from "@/components/ui/relative-time";
+import { Skeleton } from "@/components/ui/skeleton";
+import type { Deployment } from "@/schemas/deployments";
+import { isHttpUrl } from "@/schemas/urls";
+import { useTRPC } from "@/trpc/react";
+
+const link =
+  "rounded-sm text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-400";
+
+/** A deployment's preview deployments, one per open pull request (contract 5.6). */
+export function PreviewsCard({ deployment: d }: { deployment: Deployment }) {
+  const trpc = useTRPC();
+  const enabled = d.source_config.previews?.enabled ?? false;
+  const list = useQuery(
+    trpc.deployments.list.queryOptions({ parent_id: d.id, previews: "only", limit: "50" }),
+  );
+  const rows = list.data?.resources ?? [];
+  let body;
+  if (list.isError) {
+    body = (
+      <p role="alert" className="text-sm text-red-800 dark:text-red-300">
+        Could not load previews: {list.error.message}
+      </p>
+    );
+  } else if (!list.data) {
+    body = (
+      <div className="space-y-2" aria-label="Loading previews">
+        <Skeleton className="h-6 w-full" />
+        <Skeleton className="h-6 w-2/3" />
+      </div>
+    );
+  } else if (rows.length === 0) {
+    body = (
+      <EmptyState
+        icon={FolderGit2Icon}
+        title="No previews"
+        description={
+          enabled
+            ? "Open a pull request into this deployment's branch: Hangar builds it into a preview of its own."
+            : "Previews are off: set source_config.previews (with build_on_push) to build every pull request."
+        }
+      />
+    );
+  } else {
+    body = (
+      <ul className="divide-y divide-zinc-200 dark:divide-zinc-800" aria-label="Previews">
+        {rows.map((p) => {
+          const url = p.source_config.custom_url;
+          return (
+            <li
+              key={p.id}
+              className="flex flex-col gap-1 py-3 sm:flex-row sm:items-center sm:gap-4"
+            >
+              <div className="min-w-0 flex-1">
+                <Link href={`/deployments/${p.id}`} className={`font-medium ${link}`}>
+                  #{p.preview?.pr_number} {p.preview?.pr_title}
+                </Link>
+                <p className="truncate text-xs text-zinc-600 dark:text-zinc-400">
+                  <span className="font-mono">{p.preview?.branch}</span> by {p.preview?.author}
+                  {p.preview?.fork ? " · from a fork (no secrets)" : ""} · opened{" "}
+                  <RelativeTime iso={p.created_at} />
+                </p>
+              </div>
+              <StatusBadge deployment={p} latest={p.latest_revision} active={p.active_revision} />
+              {url && isHttpUrl(url) && p.runtime === "kubernetes" ? (
+                <a href={url} className={`text-sm ${link}`} target="_blank" rel="noreferrer">
+                  {url}
+                </a>
+              ) : (
+                <span className="text-sm text-zinc-600 dark:text-zinc-400">
+                  {p.runtime === "dry_run" ? "Dry run: not running" : "No URL yet"}
+                </span>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    );
+  }
+  return (
+    <Card>
+      <CardHeader
+        title="Previews"
+        description={
+          enabled
+            ? `One per open pull request (at most ${d.source_config.previews?.max_open}), deleted when it closes or after ${d.source_config.previews?.ttl_hours} hours without a push.`
+            : "Pull request previews of this deployment."
+        }
+      />
+      <CardBody>{body}</CardBody>
+    </Card>
+  );
+}
+
+/** On a preview's page: its pull request and the deployment it previews. */
+export function PreviewOfCard({ deployment: d }: { deployment: Deployment }) {
+  const p = d.preview;
+  if (!p) return null;
+  return (
+    <Card>
+      <CardHeader title="Preview" description="A preview deployment of a pull request." />
+      <CardBody>
+        <ul className="space-y-1 text-sm">
+          <li>
+            Pull request:{" "}
+            {isHttpUrl(p.pr_url) ? (
+              <a href={p.pr_url} className={link} target="_blank" rel="noreferrer">
+                #{p.pr_number} {p.pr_title}
+              </a>
+            ) : (
+              `#${p.pr_number} ${p.pr_title}`
+            )}
+          </li>
+          <li>
+            Previews:{" "}
+            {p.parent_id ? (
+              <Link href={`/deployments/${p.parent_id}`} className={link}>
+                its parent deployment
+              </Link>
+            ) : (
+              "a deployment that was deleted"
+            )}
+          </li>
+          <li>
+            Branch <span className="font-mono">{p.branch}</span> by {p.author}, last push{" "}
+            <RelativeTime iso={p.last_push_at} />
+          </li>
+          {p.fork && <li>From a fork: built and deployed without the parent&apos;s secrets.</li>}
+        </ul>
+      </CardBody>
+    </Card>
+  );
+}

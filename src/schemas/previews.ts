@@ -1,0 +1,123 @@
+import { z } from "zod";
+import { timestamp, uuid } from "./common";
+
+// Preview deployments (issue 26): a code-host deployment with build_on_push can build every pull
+// request of its repository into a child deployment of its own (contract 5.6).
+
+export const PREVIEW_DEFAULTS = { max_open: 5, ttl_hours: 72, secrets: "none" } as const;
+
+export const previewSecrets = z.enum(["inherit", "none"]).meta({
+  id: "PreviewSecrets",
+  description:
+    "`inherit`: a preview of a pull request from the repository itself gets the parent's secrets; `none`: no preview gets them. A pull request from a fork never does.",
+});
+export type PreviewSecrets = z.infer<typeof previewSecrets>;
+
+/** source_config.previews as sent: every member optional except `enabled`. */
+export const previewsConfigInput = z
+  .strictObject({
+    enabled: z.boolean(),
+    max_open: z
+      .number()
+      .int("max_open must be a whole number")
+      .min(1, "max_open is at least 1")
+      .max(50, "max_open is at most 50")
+      .optional(),
+    ttl_hours: z
+      .number()
+      .int("ttl_hours must be a whole number")
+      .min(1, "ttl_hours is at least 1")
+      .max(720, "ttl_hours is at most 720 (30 days)")
+      .optional(),
+    secrets: previewSecrets.optional(),
+  })
+  .meta({ id: "PreviewsConfigInput" });
+export type PreviewsConfigInput = z.infer<typeof previewsConfigInput>;
+
+export const previewsConfig = z
+  .object({
+    enabled: z.boolean(),
+    max_open: z.number().int(),
+    ttl_hours: z.number().int(),
+    secrets: previewSecrets,
+  })
+  .meta({ id: "PreviewsConfig" });
+export type PreviewsConfig = z.infer<typeof previewsConfig>;
+
+/** The stored config with its defaults filled in. */
+export const withPreviewDefaults = (input: PreviewsConfigInput): PreviewsConfig => ({
+  ...PREVIEW_DEFAULTS,
+  ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)),
+  enabled: input.enabled,
+});
+
+/** What a preview deployment says about itself (`Deployment.preview`; null for others). */
+export const previewInfo = z
+  .object({
+    parent_id: uuid.nullable().meta({
+      description: "The deployment it previews (null once that one is gone)",
+    }),
+    pr_number: z.number().int(),
+    pr_title: z.string(),
+    pr_url: z.string(),
+    branch: z.string(),
+    author: z.string(),
+    head_sha: z.string(),
+    fork: z.boolean().meta({
+      description: "The pull request comes from a fork: built and deployed without secrets",
+    }),
+    last_push_at: timestamp.meta({
+      description: "The last push to the pull request; ttl_hours counts from here",
+    }),
+  })
+  .meta({ id: "PreviewInfo" });
+export type PreviewInfo = z.infer<typeof previewInfo>;
+
+/** `previews` in the list query: include them (default), leave them out, or only them. */
+export const previewsFilter = z
+  .enum(["include", "exclude", "only"])
+  .optional()
+  .meta({ description: "`include` (default), `exclude` or `only` preview deployments" });
+
+const account = z.looseObject({ login: z.string().min(1).max(200) });
+const sha = z.string().regex(/^[0-9a-f]{7,64}$/i, "sha must be a commit sha");
+
+/** A pull_request event as the code host sends it; only what Hangar reads is checked. */
+export const pullRequestEvent = z
+  .looseObject({
+    action: z.string().min(1).max(100),
+    number: z.number().int().min(1),
+    pull_request: z.looseObject({
+      title: z.string().max(1000).default(""),
+      html_url: z.string().min(1).max(2048),
+      merged: z.boolean().nullish(),
+      user: account,
+      head: z.looseObject({
+        ref: z.string().min(1).max(1000),
+        sha,
+        repo: z.looseObject({ html_url: z.string().min(1).max(2048) }).nullable(),
+      }),
+      base: z.looseObject({
+        ref: z.string().min(1).max(1000),
+        repo: z.looseObject({ html_url: z.string().min(1).max(2048) }),
+      }),
+    }),
+    repository: z.looseObject({ html_url: z.string().min(1).max(2048) }),
+  })
+  .meta({
+    id: "CodehostPullRequestEvent",
+    description:
+      "A pull_request event (actions opened, synchronize, reopened, closed; others are ignored), signed and identified as a push event is.",
+  });
+export type PullRequestEvent = z.infer<typeof pullRequestEvent>;
+
+/** What a pull_request delivery did, per preview it touched. */
+export const previewOutcome = z
+  .object({
+    parent_id: uuid.nullable(),
+    preview_id: uuid.nullable(),
+    outcome: z.enum(["created", "updated", "deleted", "refused", "unchanged"]),
+    detail: z.string().nullable(),
+  })
+  .meta({ id: "PreviewOutcome" });
+export type PreviewOutcome = z.infer<typeof previewOutcome>;

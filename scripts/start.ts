@@ -44,7 +44,8 @@ function startWorkerProcess() {
     stdio: "inherit",
     env: childEnv,
   });
-  // A crashed worker is restarted: its unfinished jobs expire and are retried.
+  // A crashed worker is restarted: its unfinished jobs are handed back by the lifeline of the
+  // next worker to look (this one once restarted, or another), and retried at once.
   worker.on("exit", (code) => {
     if (stopping) return;
     console.error(`Worker exited (${code}); restarting in 1 s`);

@@ -100,7 +100,7 @@ function sender(): PgBoss {
 }
 
 /** pg-boss runs its SQL through the caller's transaction (Prisma), so the job commits with it. */
-function inTransaction(tx: DbClient): PgBoss.Db {
+export function inTransaction(tx: DbClient): PgBoss.Db {
   return {
     async executeSql(text, values) {
       const args = values.map((v) =>

@@ -46,10 +46,13 @@ function startWorkerProcess() {
   });
   // A crashed worker is restarted: its unfinished jobs are handed back by the lifeline of the
   // next worker to look (this one once restarted, or another), and retried at once.
+  const startedAt = Date.now();
   worker.on("exit", (code) => {
     if (stopping) return;
-    console.error(`Worker exited (${code}); restarting in 1 s`);
-    setTimeout(startWorkerProcess, 1000);
+    // At once after a worker that ran a while; a worker that fails at start waits a second.
+    const delay = Date.now() - startedAt > 10_000 ? 0 : 1000;
+    console.error(`Worker exited (${code}); restarting in ${delay / 1000} s`);
+    setTimeout(startWorkerProcess, delay);
   });
 }
 startWorkerProcess();

@@ -108,6 +108,8 @@ describe.each(variants)("a worker killed mid-step, on $name", ({ external }) => 
     second.stdout!.on("data", (d) => (output += d));
     second.stderr!.on("data", (d) => (output += d));
     await expect.poll(() => output.includes('"worker started"'), { timeout: 30_000 }).toBe(true);
+    // Both workers are alive, and /info says so.
+    await expect.poll(async () => (await call("/info")).body.workers).toBe(2);
     await new Promise((r) => setTimeout(r, LONG_STEP_MS));
     expect(await statusOf(held)).toBe("DEPLOYING");
     releaseRollouts();
@@ -118,6 +120,7 @@ describe.each(variants)("a worker killed mid-step, on $name", ({ external }) => 
     const exited = new Promise((r) => second.once("exit", r));
     second.kill("SIGTERM");
     await exited;
+    expect((await call("/info")).body.workers).toBe(1);
   }, 120_000);
 
   it("resumes a killed worker's step within 15 s of the kill, and its log says so", async () => {

@@ -6,6 +6,7 @@ import type { Db } from "@/server/db";
 import { describeError, log } from "@/server/log";
 import { appendLogs } from "@/server/services/revisions/logs-append";
 import { inTransaction, jobWake, QUEUES } from "@/server/services/revisions/queue";
+import { LOCK_NAMESPACE, lockHeld } from "@/server/services/workers";
 
 // Worker liveness, as GoodJob and Que do it: each worker process registers in `workers` and
 // holds a session-level advisory lock on its lock_key, on a connection of its own, for as long as
@@ -15,8 +16,6 @@ import { inTransaction, jobWake, QUEUES } from "@/server/services/revisions/queu
 // queue (retried at once, by pg-boss's own fail, in one transaction) and removes them. A long
 // step of a live worker is never taken over: its lock is held however long the step takes.
 
-/** The first key of our advisory locks ("HANG"); the second is the worker's lock_key. */
-export const LOCK_NAMESPACE = 0x48414e47;
 
 /** Revision steps whose log is the deploy stream; the others write to the build stream. */
 const DEPLOY_STATUSES = new Set(["AWAITING_DEPLOY", "DEPLOYING"]);
@@ -129,11 +128,7 @@ export async function rescueOrphans(ctx: { db: Db; boss: PgBoss }): Promise<Resc
   return ctx.db.$transaction(async (tx) => {
     const dead = await tx.$queryRaw<{ id: string; pid: number; host: string }[]>`
       SELECT w.id::text, w.pid, w.host FROM workers w
-      WHERE NOT EXISTS (
-        SELECT 1 FROM pg_locks l
-        WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
-          AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-          AND l.classid = ${LOCK_NAMESPACE}::bigint::oid AND l.objid = w.lock_key::bigint::oid)
+      WHERE NOT ${lockHeld}
       FOR UPDATE SKIP LOCKED`;
     if (dead.length === 0) return [];
     const ids = dead.map((w) => w.id);

@@ -61,6 +61,13 @@ export async function startLifeline(
     log.error("worker lost its database session", describeError(error));
     options.onLost(error);
   };
+  // One query at a time on the session (the loop's and the slots' claims).
+  let chain: Promise<unknown> = Promise.resolve();
+  const query = (text: string, values: unknown[]) => {
+    const result = chain.then(() => session.query(text, values));
+    chain = result.catch(() => undefined);
+    return result;
+  };
   session.on("error", lost);
   session.on("end", () => lost(new Error("the worker's database session ended")));
   await session.connect();
@@ -73,9 +80,9 @@ export async function startLifeline(
 
   const round = async () => {
     try {
-      await session.query(`UPDATE workers SET last_seen = now() WHERE id = $1`, [workerId]);
+      await query(`UPDATE workers SET last_seen = now() WHERE id = $1`, [workerId]);
       // Our records of jobs that ended (completed, failed, or handed back and rerun elsewhere).
-      await session.query(
+      await query(
         `DELETE FROM worker_jobs wj WHERE wj.worker_id = $1 AND NOT EXISTS (
            SELECT 1 FROM pgboss.job j WHERE j.name = wj.queue AND j.id = wj.job_id
              AND j.state = 'active' AND j.started_on <= wj.started_at)`,
@@ -101,7 +108,7 @@ export async function startLifeline(
   return {
     workerId,
     async claim(job) {
-      await session.query(
+      await query(
         `INSERT INTO worker_jobs (job_id, queue, worker_id) VALUES ($1, $2, $3)
          ON CONFLICT (job_id) DO UPDATE
            SET queue = excluded.queue, worker_id = excluded.worker_id, started_at = now()`,
@@ -112,7 +119,7 @@ export async function startLifeline(
       stopping = true;
       clearTimeout(timer);
       await running.catch(() => undefined);
-      await session.query(`DELETE FROM workers WHERE id = $1`, [workerId]).catch(() => undefined);
+      await query(`DELETE FROM workers WHERE id = $1`, [workerId]).catch(() => undefined);
       await session.end().catch(() => undefined);
     },
   };

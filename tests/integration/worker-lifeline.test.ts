@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb, type Db } from "../../src/server/db";
+import { lockHeld } from "../../src/server/services/workers";
+import { createTestDatabase } from "../../testing/database";
+import { startWorkerProcess, type RunningWorker } from "../../testing/server";
+import { deployUploadedSource } from "../../testing/uploads";
+import { waitForRevision } from "../helpers/engine";
+import { createTenant, type Tenant } from "../helpers/fixtures";
+import { sampleProject, tarGz } from "../helpers/tarball";
+
+// Worker liveness (issue 27) with more than one worker: a worker killed in the middle of a build
+// leaves its step to a worker already running, whose lifeline hands it back within seconds;
+// the queue's job expiry is the default (15 minutes), untouched.
+
+const RECOVERY_MS = 15_000;
+
+let database: { url: string; drop: () => Promise<void> };
+let db: Db;
+let tenant: Tenant;
+const workers: RunningWorker[] = [];
+
+const startWorker = async (extra: Record<string, string> = {}, options = { gated: false }) => {
+  const env = {
+    DATABASE_URL: database.url,
+    // The key this process stores uploads with (the run's), so the worker can read them.
+    HANGAR_ENCRYPTION_KEY: process.env.HANGAR_ENCRYPTION_KEY!,
+    HANGAR_WORKER_CONCURRENCY: "1",
+    ...extra,
+  };
+  const worker = await startWorkerProcess(env, options);
+  workers.push(worker);
+  return worker;
+};
+
+beforeAll(async () => {
+  database = await createTestDatabase("hangar_lifeline");
+  db = createDb(database.url, 3);
+  tenant = await createTenant(db);
+});
+afterAll(async () => {
+  await Promise.all(workers.map((w) => w.stop()));
+  await db.$disconnect();
+  await database.drop();
+});
+
+const liveWorkers = () =>
+  db.$queryRaw<{ pid: number }[]>`SELECT w.pid FROM workers w WHERE ${lockHeld}`;
+
+describe("a worker killed mid-build beside another worker", () => {
+  it("is noticed at once; its step is resumed by the other within 15 s, logged as resumed", async () => {
+    const first = await startWorker({ HANGAR_TEST_HOLD: "build" }, { gated: true });
+    const created = await deployUploadedSource(db, tenant.actors.editor, {
+      name: "lifeline",
+      archive: tarGz(sampleProject()),
+      sourceConfig: { build_command: "make" },
+    });
+    const revisionId = created.latest_revision_id!;
+    await first.gate!.waitUntilHeld({ step: "build" });
+    const second = await startWorker();
+    expect((await liveWorkers()).map((w) => w.pid).sort()).toEqual(
+      [first.process.pid, second.process.pid].sort(),
+    );
+    const running = await db.workerJob.findMany({ include: { worker: true } });
+    expect(running.map((j) => j.worker.pid)).toEqual([first.process.pid]);
+
+    first.process.kill("SIGKILL");
+    const killedAt = Date.now();
+    await waitForRevision(revisionId, ["DEPLOYED"], { db, timeoutMs: RECOVERY_MS });
+    console.log(`DEPLOYED ${Date.now() - killedAt} ms after the building worker's SIGKILL`);
+    expect((await liveWorkers()).map((w) => w.pid)).toEqual([second.process.pid]);
+    // The stopped worker's registration is gone with its jobs.
+    expect(await db.worker.count({ where: { pid: first.process.pid } })).toBe(0);
+
+    const lines = (
+      await db.revisionLog.findMany({ where: { revisionId }, orderBy: { seq: "asc" } })
+    ).map((l) => l.line);
+    const resumed = lines.filter((l) => l.startsWith("Resumed after its worker stopped"));
+    expect(resumed).toEqual([
+      expect.stringContaining(`worker ${first.process.pid} on `),
+    ]);
+    expect(resumed[0]).toContain("ended during BUILDING");
+    expect(lines).toContain("Resuming BUILDING (attempt 2)");
+    expect(lines.filter((l) => l === "Build finished")).toHaveLength(1);
+    expect(second.output()).toContain("job handed back: its worker stopped");
+  }, 90_000);
+});

@@ -32,10 +32,11 @@ try {
 }
 
 const childEnv = { ...process.env, HANGAR_DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1" };
+// Served, the web server stops gracefully on SIGTERM (src/server/shutdown.ts), not as Next would.
 const next = spawn(
   process.execPath,
   ["node_modules/next/dist/bin/next", dev ? "dev" : "start", "-p", port],
-  { stdio: "inherit", env: childEnv },
+  { stdio: "inherit", env: dev ? childEnv : { ...childEnv, NEXT_MANUAL_SIG_HANDLE: "1" } },
 );
 let stopping = false;
 let worker: ChildProcess | undefined;
@@ -66,7 +67,7 @@ const exited = (child: ChildProcess | undefined) =>
   new Promise<void>((resolve) => {
     if (!child || child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once("exit", () => resolve());
-    setTimeout(resolve, 12_000);
+    setTimeout(resolve, 15_000);
   });
 
 async function stop(code: number) {
@@ -74,7 +75,8 @@ async function stop(code: number) {
   stopping = true;
   next.kill("SIGTERM");
   worker?.kill("SIGTERM");
-  // The database stops last: the worker finishes its current step first.
+  // The database stops last: the web server drains its requests (up to
+  // HANGAR_SHUTDOWN_GRACE_SECONDS), the worker finishes its steps or hands them back (10 s).
   await Promise.all([exited(next), exited(worker)]);
   await database.close();
   process.exit(code);

@@ -6,6 +6,9 @@ import { ensureLocalSecrets } from "../src/server/db/local-secrets";
 import { migrate } from "../src/server/db/migrate";
 
 const dataDir = path.resolve(process.env.HANGAR_DATA_DIR ?? ".data");
+// Given DATABASE_URL (as npm start gives its worker), the worker's code loads while the database
+// is checked: a restarted worker takes over a stopped one's steps sooner.
+const loading = process.env.DATABASE_URL ? import("../src/server/jobs/worker") : undefined;
 if (!process.env.DATABASE_URL) await ensureLocalSecrets(dataDir);
 const database = await resolveDatabase(dataDir).catch((error: Error) => {
   console.error(error instanceof LegacyDataError ? error.message : error);
@@ -14,7 +17,7 @@ const database = await resolveDatabase(dataDir).catch((error: Error) => {
 process.env.DATABASE_URL = database.url;
 await migrate(database.url);
 // Imported after DATABASE_URL is settled: the environment is parsed once, on first import.
-const { startWorker } = await import("../src/server/jobs/worker");
+const { startWorker } = await (loading ?? import("../src/server/jobs/worker"));
 const worker = await startWorker(database.url);
 
 let stopping = false;

@@ -36,6 +36,11 @@ const schema = z.object({
    * gone) and hands their running jobs back to the queue (README "What Hangar survives").
    */
   HANGAR_LIFELINE_SECONDS: z.coerce.number().min(0.5).max(60).default(3),
+  /**
+   * On SIGTERM under `npm start`, how long the web server lets requests in flight finish (new
+   * ones get 503) before it stops.
+   */
+  HANGAR_SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(60).default(10),
   /** How often workers look for expired jobs to retry (pg-boss maintenance). */
   HANGAR_QUEUE_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).default(30),
   /** Path of a kubeconfig: when set, revisions are applied to that cluster; else only recorded. */

@@ -8,18 +8,8 @@ export async function register() {
   installRequestHook(env.HANGAR_TRUSTED_PROXY_HOPS);
   // `npm start` leaves SIGTERM to us (NEXT_MANUAL_SIG_HANDLE): a graceful stop (shutdown.ts).
   if (process.env.NEXT_MANUAL_SIG_HANDLE) {
-    const { drain } = await import("@/server/shutdown");
-    const { log } = await import("@/server/log");
-    let stopping = false;
-    const stop = async () => {
-      if (stopping) return;
-      stopping = true;
-      const { unfinished } = await drain(env.HANGAR_SHUTDOWN_GRACE_SECONDS * 1000);
-      log.info("web server stopped", { unfinished_requests: unfinished });
-      process.exit(0);
-    };
-    process.on("SIGTERM", () => void stop());
-    process.on("SIGINT", () => void stop());
+    const { stopGracefullyOnSignals } = await import("@/server/shutdown");
+    stopGracefullyOnSignals(env.HANGAR_SHUTDOWN_GRACE_SECONDS * 1000);
   }
   const { getDb } = await import("@/server/db");
   const { bootstrap } = await import("@/server/services/bootstrap");

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type http from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
+import { log } from "@/server/log";
 
 // A graceful stop of the web server (SIGTERM under `npm start`, which sets NEXT_MANUAL_SIG_HANDLE
 // so Next leaves the signal to us). Every request is seen as it arrives, at the HTTP server
@@ -63,7 +64,8 @@ export function admitRequest(
     "content-length": Buffer.byteLength(body),
     "retry-after": "5",
     connection: "close",
-    "x-request-id": typeof id === "string" && /^[A-Za-z0-9._:-]{1,128}$/.test(id) ? id : randomUUID(),
+    "x-request-id":
+      typeof id === "string" && /^[A-Za-z0-9._:-]{1,128}$/.test(id) ? id : randomUUID(),
   });
   res.end(body);
   return false;
@@ -95,4 +97,18 @@ export async function drain(graceMs: number, lingerMs = 1000): Promise<{ unfinis
     server.closeIdleConnections();
   }
   return { unfinished };
+}
+
+/** On SIGTERM or SIGINT: drains (above), then exits. */
+export function stopGracefullyOnSignals(graceMs: number): void {
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    const { unfinished } = await drain(graceMs);
+    log.info("web server stopped", { unfinished_requests: unfinished });
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop());
+  process.on("SIGINT", () => void stop());
 }

@@ -75,9 +75,7 @@ describe("a worker killed mid-build beside another worker", () => {
       await db.revisionLog.findMany({ where: { revisionId }, orderBy: { seq: "asc" } })
     ).map((l) => l.line);
     const resumed = lines.filter((l) => l.startsWith("Resumed after its worker stopped"));
-    expect(resumed).toEqual([
-      expect.stringContaining(`worker ${first.process.pid} on `),
-    ]);
+    expect(resumed).toEqual([expect.stringContaining(`worker ${first.process.pid} on `)]);
     expect(resumed[0]).toContain("ended during BUILDING");
     expect(lines).toContain("Resuming BUILDING (attempt 2)");
     expect(lines.filter((l) => l === "Build finished")).toHaveLength(1);

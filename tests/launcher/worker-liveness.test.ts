@@ -70,7 +70,9 @@ describe.each(variants)("a worker killed mid-step, on $name", ({ external }) => 
   const holdRollouts = () => kube.setRollout("ready", { readyAfterReads: 1_000_000 });
   const releaseRollouts = () => kube.setRollout("ready");
   const rolloutRead = (name: string) =>
-    kube.requests.some((r) => r.method === "GET" && r.path.includes("/deployments/") && r.path.includes(name));
+    kube.requests.some(
+      (r) => r.method === "GET" && r.path.includes("/deployments/") && r.path.includes(name),
+    );
 
   beforeAll(async () => {
     kube = await startFakeKubeApi();

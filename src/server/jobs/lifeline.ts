@@ -16,7 +16,6 @@ import { LOCK_NAMESPACE, lockHeld } from "@/server/services/workers";
 // queue (retried at once, by pg-boss's own fail, in one transaction) and removes them. A long
 // step of a live worker is never taken over: its lock is held however long the step takes.
 
-
 /** Revision steps whose log is the deploy stream; the others write to the build stream. */
 const DEPLOY_STATUSES = new Set(["AWAITING_DEPLOY", "DEPLOYING"]);
 
@@ -150,9 +149,14 @@ export async function rescueOrphans(ctx: { db: Db; boss: PgBoss }): Promise<Resc
     for (const orphan of orphans) {
       const worker = dead.find((w) => w.id === orphan.worker_id)!;
       const reason = `worker ${worker.pid} on ${worker.host} stopped while running it`;
-      await ctx.boss.fail(orphan.queue, orphan.job_id, { message: reason }, {
-        db: inTransaction(tx),
-      });
+      await ctx.boss.fail(
+        orphan.queue,
+        orphan.job_id,
+        { message: reason },
+        {
+          db: inTransaction(tx),
+        },
+      );
       // Retried at once rather than after the queue's retry delay.
       await tx.$executeRaw`
         UPDATE pgboss.job SET start_after = now()

@@ -149,6 +149,9 @@ describe("SIGTERM to npm start under load", () => {
     const lines = (await call(`${revisionPath}/logs?limit=1000`)).body.resources.map(
       (l: { line: string }) => l.line,
     );
+    expect(lines).toContain(
+      "Handed back: the worker stopped during DEPLOYING; the next worker resumes it.",
+    );
     expect(lines).toContain("Resuming DEPLOYING (attempt 2)");
     // Every create answered 201 is there.
     const createdNames = answered

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import type PgBoss from "pg-boss";
 import pg from "pg";
-import type { Db } from "@/server/db";
+import type { Db, DbClient } from "@/server/db";
 import { describeError, log } from "@/server/log";
 import { appendLogs } from "@/server/services/revisions/logs-append";
 import { inTransaction, jobWake, QUEUES } from "@/server/services/revisions/queue";
@@ -163,7 +163,14 @@ export async function rescueOrphans(ctx: { db: Db; boss: PgBoss }): Promise<Resc
         WHERE name = ${orphan.queue} AND id = ${orphan.job_id}::uuid AND state = 'retry'`;
       await jobWake.notify(tx, orphan.queue);
       const revisionId = orphan.queue === QUEUES.teardown ? undefined : orphan.data.revisionId;
-      if (revisionId) await logResumed(tx, revisionId, worker);
+      if (revisionId)
+        await logStep(
+          tx,
+          revisionId,
+          (status) =>
+            `Resumed after its worker stopped: worker ${worker.pid} on ${worker.host} ended ` +
+            `during ${status}; another worker takes the step over now.`,
+        );
       log.warn("job handed back: its worker stopped", {
         job_id: orphan.job_id,
         queue: orphan.queue,
@@ -177,17 +184,15 @@ export async function rescueOrphans(ctx: { db: Db; boss: PgBoss }): Promise<Resc
   });
 }
 
-async function logResumed(
-  tx: Parameters<Parameters<Db["$transaction"]>[0]>[0],
+/** Appends a line to the log of the step the revision is in (deploy or build stream). */
+export async function logStep(
+  db: DbClient,
   revisionId: string,
-  worker: { pid: number; host: string },
-) {
-  const [revision] = await tx.$queryRaw<{ status: string }[]>`
+  line: (status: string) => string,
+): Promise<void> {
+  const [revision] = await db.$queryRaw<{ status: string }[]>`
     SELECT status::text FROM revisions WHERE id = ${revisionId}::uuid`;
   if (!revision) return;
   const stream = DEPLOY_STATUSES.has(revision.status) ? "deploy" : "build";
-  await appendLogs(tx, revisionId, stream, [
-    `Resumed after its worker stopped: worker ${worker.pid} on ${worker.host} ended during ` +
-      `${revision.status}; another worker takes the step over now.`,
-  ]);
+  await appendLogs(db, revisionId, stream, [line(revision.status)]);
 }

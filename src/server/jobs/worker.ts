@@ -5,7 +5,7 @@ import { driversFromEnv, type Drivers } from "./drivers";
 import { runRevisionStep } from "./engine/run-step";
 import { QUEUES, revisionStepJob, startBoss, teardownJob } from "@/server/services/revisions/queue";
 import { runTeardown } from "./teardown";
-import { startLifeline } from "./lifeline";
+import { logStep, startLifeline } from "./lifeline";
 import { listenForJobs } from "./wake";
 
 export interface RunningWorker {
@@ -15,7 +15,8 @@ export interface RunningWorker {
 /**
  * A worker: runs revision steps, builds and teardowns from the queue. Any number of workers, in
  * any number of processes, share one queue; a killed worker's jobs are handed back by another
- * worker's lifeline within seconds (lifeline.ts). Builds have slots of their own (HANGAR_BUILD_CONCURRENCY), so a long build never holds up
+ * worker's lifeline within seconds (lifeline.ts). Builds have slots of their own
+ * (HANGAR_BUILD_CONCURRENCY), so a long build never holds up
  * other revisions' steps.
  */
 export async function startWorker(
@@ -52,7 +53,7 @@ export async function startWorker(
   // by itself when it finishes one (it fetches again at once). A step's next step may be in
   // the other revision queue (a build after its source step, a deploy after its build), so a
   // finished job also wakes an idle slot there.
-  type Slot = { id?: string; busy: boolean };
+  type Slot = { id?: string; busy: boolean; revisionId?: string };
   const slotsOf: Record<string, Slot[]> = { [QUEUES.revisionStep]: [], [QUEUES.build]: [] };
   const wakeIdleSlot = (queue: string) => {
     const idle = slotsOf[queue]!.find((slot) => !slot.busy && slot.id);
@@ -67,6 +68,7 @@ export async function startWorker(
         slot.busy = true;
         wakeIdleSlot(queue);
         const { revisionId } = revisionStepJob.parse(job!.data);
+        slot.revisionId = revisionId;
         try {
           await lifeline.claim(job!);
           await runRevisionStep(ctx, revisionId, job!);
@@ -110,6 +112,16 @@ export async function startWorker(
       await Promise.all(listeners.map((listener) => listener.stop()));
       // Steps still running after 10 s are handed back to the queue (retried at once elsewhere).
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+      const handedBack = Object.values(slotsOf)
+        .flat()
+        .filter((slot) => slot.busy && slot.revisionId);
+      for (const slot of handedBack)
+        await logStep(
+          db,
+          slot.revisionId!,
+          (status) =>
+            `Handed back: the worker stopped during ${status}; the next worker resumes it.`,
+        ).catch(() => undefined);
       await lifeline.stop();
       await db.$disconnect();
     },

@@ -19,7 +19,8 @@ CREATE TABLE "worker_jobs" (
     "job_id" UUID NOT NULL,
     "queue" TEXT NOT NULL,
     "worker_id" UUID NOT NULL,
-    "started_at" TIMESTAMPTZ(3) NOT NULL DEFAULT now(),
+    -- Microseconds, as pg-boss's started_on: a record counts for the run that started before it.
+    "started_at" TIMESTAMPTZ(6) NOT NULL DEFAULT now(),
     CONSTRAINT "worker_jobs_pkey" PRIMARY KEY ("job_id")
 );
 

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../../src/server/db";
+import { rescueOrphans } from "../../src/server/jobs/lifeline";
+import { QUEUES, startBoss } from "../../src/server/services/revisions/queue";
 import { lockHeld } from "../../src/server/services/workers";
 import { createTestDatabase } from "../../testing/database";
 import { startWorkerProcess, type RunningWorker } from "../../testing/server";
@@ -81,4 +83,41 @@ describe("a worker killed mid-build beside another worker", () => {
     expect(lines.filter((l) => l === "Build finished")).toHaveLength(1);
     expect(second.output()).toContain("job handed back: its worker stopped");
   }, 90_000);
+});
+
+describe("the lifeline's hand-back", () => {
+  it("takes only the run a stopped worker recorded, once, and leaves a later run alone", async () => {
+    await Promise.all(workers.map((w) => w.stop()));
+    const boss = await startBoss(database.url, { supervise: false, poolSize: 2 });
+    try {
+      // A teardown job (no revision log), fetched: active, as a worker's slot would have it.
+      const jobId = (await boss.send(QUEUES.teardown, { deploymentId: crypto.randomUUID() }))!;
+      const [job] = await boss.fetch(QUEUES.teardown);
+      expect(job!.id).toBe(jobId);
+      // A registered worker whose lock nobody holds (its process gone), which recorded the job
+      // before this run started: an earlier attempt's record, not this run's.
+      const dead = crypto.randomUUID();
+      await db.$executeRaw`INSERT INTO workers (id, pid, host) VALUES (${dead}::uuid, 1, 'gone')`;
+      await db.$executeRaw`INSERT INTO worker_jobs (job_id, queue, worker_id, started_at)
+        VALUES (${jobId}::uuid, ${QUEUES.teardown}, ${dead}::uuid, now() - interval '1 minute')`;
+      expect(await rescueOrphans({ db, boss })).toEqual([]);
+      expect(await db.worker.count({ where: { id: dead } })).toBe(0);
+
+      // Recorded for this run by a worker now gone: handed back, due at once, and only once.
+      await db.$executeRaw`INSERT INTO workers (id, pid, host) VALUES (${dead}::uuid, 1, 'gone')`;
+      await db.$executeRaw`INSERT INTO worker_jobs (job_id, queue, worker_id)
+        VALUES (${jobId}::uuid, ${QUEUES.teardown}, ${dead}::uuid)`;
+      const concurrent = await Promise.all([
+        rescueOrphans({ db, boss }),
+        rescueOrphans({ db, boss }),
+      ]);
+      const both = [...concurrent.flat(), ...(await rescueOrphans({ db, boss }))];
+      expect(both).toEqual([{ jobId, queue: QUEUES.teardown, workerId: dead }]);
+      const [row] = await db.$queryRaw<{ state: string; due: boolean }[]>`
+        SELECT state::text, start_after <= now() AS due FROM pgboss.job WHERE id = ${jobId}::uuid`;
+      expect(row).toEqual({ state: "retry", due: true });
+    } finally {
+      await boss.stop({ graceful: false, wait: true });
+    }
+  });
 });

@@ -42,10 +42,11 @@ try {
 database.supervise?.();
 
 const childEnv = { ...process.env, HANGAR_DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1" };
+// Served, the web server stops gracefully on SIGTERM (src/server/shutdown.ts), not as Next would.
 const next = spawn(
   process.execPath,
   ["node_modules/next/dist/bin/next", dev ? "dev" : "start", "-p", port],
-  { stdio: "inherit", env: childEnv },
+  { stdio: "inherit", env: dev ? childEnv : { ...childEnv, NEXT_MANUAL_SIG_HANDLE: "1" } },
 );
 let stopping = false;
 let worker: ChildProcess | undefined;
@@ -54,11 +55,15 @@ function startWorkerProcess() {
     stdio: "inherit",
     env: childEnv,
   });
-  // A crashed worker is restarted: its unfinished jobs expire and are retried.
+  // A crashed worker is restarted: its unfinished jobs are handed back by the lifeline of the
+  // next worker to look (this one once restarted, or another), and retried at once.
+  const startedAt = Date.now();
   worker.on("exit", (code) => {
     if (stopping) return;
-    console.error(`Worker exited (${code}); restarting in 1 s`);
-    setTimeout(startWorkerProcess, 1000);
+    // At once after a worker that ran a while; a worker that fails at start waits a second.
+    const delay = Date.now() - startedAt > 10_000 ? 0 : 1000;
+    console.error(`Worker exited (${code}); restarting in ${delay / 1000} s`);
+    setTimeout(startWorkerProcess, delay);
   });
 }
 startWorkerProcess();
@@ -72,7 +77,7 @@ const exited = (child: ChildProcess | undefined) =>
   new Promise<void>((resolve) => {
     if (!child || child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once("exit", () => resolve());
-    setTimeout(resolve, 12_000);
+    setTimeout(resolve, 15_000);
   });
 
 async function stop(code: number) {
@@ -80,7 +85,8 @@ async function stop(code: number) {
   stopping = true;
   next.kill("SIGTERM");
   worker?.kill("SIGTERM");
-  // The database stops last: the worker finishes its current step first.
+  // The database stops last: the web server drains its requests (up to
+  // HANGAR_SHUTDOWN_GRACE_SECONDS), the worker finishes its steps or hands them back (10 s).
   await Promise.all([exited(next), exited(worker)]);
   await database.close();
   process.exit(code);

@@ -6,6 +6,9 @@ import { ensureLocalSecrets } from "../src/server/db/local-secrets";
 import { migrate } from "../src/server/db/migrate";
 
 const dataDir = path.resolve(process.env.HANGAR_DATA_DIR ?? ".data");
+// Given DATABASE_URL (as npm start gives its worker), the worker's code loads while the database
+// is checked: a restarted worker takes over a stopped one's steps sooner.
+const loading = process.env.DATABASE_URL ? import("../src/server/jobs/worker") : undefined;
 const keySource = process.env.DATABASE_URL
   ? "HANGAR_ENCRYPTION_KEY"
   : await ensureLocalSecrets(dataDir);
@@ -26,7 +29,7 @@ if (process.env.HANGAR_ENCRYPTION_KEY) {
   });
 }
 // Imported after DATABASE_URL is settled: the environment is parsed once, on first import.
-const { startWorker } = await import("../src/server/jobs/worker");
+const { startWorker } = await (loading ?? import("../src/server/jobs/worker"));
 const worker = await startWorker(database.url);
 
 let stopping = false;

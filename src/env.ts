@@ -27,10 +27,20 @@ const schema = z.object({
   HANGAR_DB_POOL_SIZE: z.coerce.number().int().positive().default(10),
   /** Revision steps one worker process runs at once. */
   HANGAR_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
-  /** A job running longer than this is presumed dead (worker killed) and retried by another worker. */
+  /** A job running longer than this is presumed dead and retried (a stopped worker's jobs are handed back sooner, by the lifeline). */
   HANGAR_JOB_EXPIRE_SECONDS: z.coerce.number().int().min(1).default(900),
   /** How often an idle worker looks for new jobs (pg-boss polling; at least 0.5). */
   HANGAR_QUEUE_POLL_SECONDS: z.coerce.number().min(0.5).default(1),
+  /**
+   * How often each worker's lifeline looks for workers that stopped (their database session
+   * gone) and hands their running jobs back to the queue (README "What Hangar survives").
+   */
+  HANGAR_LIFELINE_SECONDS: z.coerce.number().min(0.5).max(60).default(3),
+  /**
+   * On SIGTERM under `npm start`, how long the web server lets requests in flight finish (new
+   * ones get 503) before it stops.
+   */
+  HANGAR_SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(60).default(10),
   /** How often workers look for expired jobs to retry (pg-boss maintenance). */
   HANGAR_QUEUE_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).default(30),
   /** How often a worker looks for previews past their ttl_hours (contract 5.6). */

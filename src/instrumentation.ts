@@ -6,6 +6,11 @@ export async function register() {
   const { env } = await import("@/env");
   const { installRequestHook } = await import("@/server/request-hook");
   installRequestHook(env.HANGAR_TRUSTED_PROXY_HOPS);
+  // `npm start` leaves SIGTERM to us (NEXT_MANUAL_SIG_HANDLE): a graceful stop (shutdown.ts).
+  if (process.env.NEXT_MANUAL_SIG_HANDLE) {
+    const { stopGracefullyOnSignals } = await import("@/server/shutdown");
+    stopGracefullyOnSignals(env.HANGAR_SHUTDOWN_GRACE_SECONDS * 1000);
+  }
   const { getDb } = await import("@/server/db");
   const { bootstrap } = await import("@/server/services/bootstrap");
   const { log, describeError } = await import("@/server/log");

@@ -17,6 +17,10 @@ export const info = z
         "Where this installation runs revisions: `kubernetes` (HANGAR_KUBECONFIG is set) or `dry_run` (nothing is started; manifests are only recorded).",
     }),
     builder,
+    workers: z.number().int().min(0).nullable().meta({
+      description:
+        "Revision workers alive now: registered and holding their database session (null while the database cannot be asked). A worker whose session ends is gone at once, and its running steps are handed to another.",
+    }),
   })
   .meta({ id: "Info" });
 

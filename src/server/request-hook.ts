@@ -2,6 +2,7 @@ import http from "node:http";
 import https from "node:https";
 import { normalizeAddress, PEER_HEADER } from "@/server/ratelimit/client-address";
 import { trustForwardedHeaders } from "@/server/forwarded-headers";
+import { admitRequest } from "@/server/shutdown";
 
 /*
  * Next 16's handlers see headers, never the socket, and Next fills X-Forwarded-* only where the
@@ -23,6 +24,9 @@ export function installRequestHook(trustedProxyHops: number): void {
     proto.emit = function (event, ...args) {
       if (event === "request") {
         const request = args[0] as http.IncomingMessage;
+        // While the server stops, a new request is answered 503 here (shutdown.ts).
+        if (!admitRequest(this as http.Server, request, args[1] as http.ServerResponse))
+          return true;
         request.headers[PEER_HEADER] = normalizeAddress(request.socket.remoteAddress ?? "");
         trustForwardedHeaders(request.headers, trustedProxyHops);
       }

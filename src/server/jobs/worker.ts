@@ -11,6 +11,7 @@ import {
 } from "@/server/services/revisions/queue";
 import { servePreviews } from "./previews";
 import { runTeardown } from "./teardown";
+import { logStep, startLifeline } from "./lifeline";
 import { listenForJobs } from "./wake";
 
 export interface RunningWorker {
@@ -19,13 +20,20 @@ export interface RunningWorker {
 
 /**
  * A worker: runs revision steps, builds and teardowns from the queue. Any number of workers, in
- * any number of processes, share one queue; a killed worker's job expires and another retries
- * it. Builds have slots of their own (HANGAR_BUILD_CONCURRENCY), so a long build never holds up
+ * any number of processes, share one queue; a killed worker's jobs are handed back by another
+ * worker's lifeline within seconds (lifeline.ts). Builds have slots of their own
+ * (HANGAR_BUILD_CONCURRENCY), so a long build never holds up
  * other revisions' steps.
  */
 export async function startWorker(
   url: string,
-  options: { concurrency?: number; buildConcurrency?: number; drivers?: Drivers } = {},
+  options: {
+    concurrency?: number;
+    buildConcurrency?: number;
+    drivers?: Drivers;
+    /** The worker's own database session ended: by default the process exits (to be restarted). */
+    onLost?: (error: Error) => void;
+  } = {},
 ): Promise<RunningWorker> {
   const concurrency = options.concurrency ?? env.HANGAR_WORKER_CONCURRENCY;
   const buildConcurrency = options.buildConcurrency ?? env.HANGAR_BUILD_CONCURRENCY;
@@ -34,6 +42,12 @@ export async function startWorker(
   const db = createDb(url, poolSize);
   const boss = await startBoss(url, { supervise: true, poolSize });
   const ctx = { db, boss, drivers: options.drivers ?? (await driversFromEnv()) };
+  // Registered (its advisory lock held) before it takes any job; its first round hands back the
+  // jobs of workers that stopped, such as the one this process may replace.
+  const lifeline = await startLifeline(url, ctx, {
+    intervalMs: env.HANGAR_LIFELINE_SECONDS * 1000,
+    onLost: options.onLost ?? (() => process.exit(1)),
+  });
   const work = {
     batchSize: 1,
     includeMetadata: true,
@@ -45,7 +59,7 @@ export async function startWorker(
   // by itself when it finishes one (it fetches again at once). A step's next step may be in
   // the other revision queue (a build after its source step, a deploy after its build), so a
   // finished job also wakes an idle slot there.
-  type Slot = { id?: string; busy: boolean };
+  type Slot = { id?: string; busy: boolean; revisionId?: string };
   const slotsOf: Record<string, Slot[]> = { [QUEUES.revisionStep]: [], [QUEUES.build]: [] };
   const wakeIdleSlot = (queue: string) => {
     const idle = slotsOf[queue]!.find((slot) => !slot.busy && slot.id);
@@ -60,7 +74,9 @@ export async function startWorker(
         slot.busy = true;
         wakeIdleSlot(queue);
         const { revisionId } = revisionStepJob.parse(job!.data);
+        slot.revisionId = revisionId;
         try {
+          await lifeline.claim(job!);
           await runRevisionStep(ctx, revisionId, job!);
         } catch (error) {
           log.warn("revision step failed, will retry", {
@@ -79,6 +95,7 @@ export async function startWorker(
   await serve(QUEUES.revisionStep, concurrency);
   await serve(QUEUES.build, buildConcurrency);
   const teardownId = await boss.work(QUEUES.teardown, work, async ([job]) => {
+    await lifeline.claim(job!);
     const { deploymentId } = teardownJob.parse(job!.data);
     const { deleted } = await runTeardown(ctx, deploymentId);
     if (deleted) log.info("deployment deleted", { deployment_id: deploymentId });
@@ -102,7 +119,19 @@ export async function startWorker(
     async stop() {
       previews.stop();
       await Promise.all(listeners.map((listener) => listener.stop()));
+      // Steps still running after 10 s are handed back to the queue (retried at once elsewhere).
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+      const handedBack = Object.values(slotsOf)
+        .flat()
+        .filter((slot) => slot.busy && slot.revisionId);
+      for (const slot of handedBack)
+        await logStep(
+          db,
+          slot.revisionId!,
+          (status) =>
+            `Handed back: the worker stopped during ${status}; the next worker resumes it.`,
+        ).catch(() => undefined);
+      await lifeline.stop();
       await db.$disconnect();
     },
   };

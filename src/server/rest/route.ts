@@ -13,6 +13,7 @@ import { credentialOf, whileCredentialHolds } from "./long-lived";
 import { errorResponse, jsonResponse } from "./responses";
 import { publicOrigin } from "@/server/public-origin";
 import { isCrossSite } from "@/server/same-origin";
+import { shutdownSignal } from "@/server/shutdown";
 import { parseJson, parseOrThrow } from "@/server/validation";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -102,7 +103,8 @@ export function route<E extends Endpoint>(
       const result = endpoint.longLived
         ? await whileCredentialHolds(
             credentialOf(req.headers, actor, listener),
-            req.signal,
+            // A long-lived answer also ends when the server stops (shutdown.ts).
+            AbortSignal.any([req.signal, shutdownSignal()]),
             (signal) => handler({ ...args, signal }),
           )
         : await handler({ ...args, signal: req.signal });

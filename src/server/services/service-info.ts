@@ -4,6 +4,7 @@ import type { Runtime } from "@/schemas/deployments";
 import type { Builder } from "@/schemas/service";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
+import { countLiveWorkers } from "./workers";
 
 /** Where this installation's revisions run: a dry run unless a cluster is configured. */
 export const serverRuntime = (): Runtime => (env.HANGAR_KUBECONFIG ? "kubernetes" : "dry_run");
@@ -19,6 +20,11 @@ export function getInfo() {
     runtime: serverRuntime(),
     builder: serverBuilder(),
   };
+}
+
+/** GET /info: the above and the workers alive now (null while the database cannot be asked). */
+export async function getServiceInfo(db: Db) {
+  return { ...getInfo(), workers: await countLiveWorkers(db).catch(() => null) };
 }
 
 /** Ready when the database answers. */

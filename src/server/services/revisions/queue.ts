@@ -105,11 +105,16 @@ function sender(): PgBoss {
 }
 
 /** pg-boss runs its SQL through the caller's transaction (Prisma), so the job commits with it. */
-function inTransaction(tx: DbClient): PgBoss.Db {
+export function inTransaction(tx: DbClient): PgBoss.Db {
   return {
     async executeSql(text, values) {
+      // Objects are JSON (job data); arrays are PostgreSQL arrays (job ids).
       const args = values.map((v) =>
-        v === undefined ? null : v !== null && typeof v === "object" ? JSON.stringify(v) : v,
+        v === undefined
+          ? null
+          : v !== null && typeof v === "object" && !Array.isArray(v)
+            ? JSON.stringify(v)
+            : v,
       );
       return { rows: await tx.$queryRawUnsafe<unknown[]>(text, ...args) };
     },

@@ -1,0 +1,36 @@
+import type { DbClient } from "@/server/db";
+
+// The deployments Hangar's own cluster runs (not a listener's), with their active revision's
+// number: what the worker's health watch judges (jobs/health).
+
+export interface WatchedDeployment {
+  id: string;
+  revision: number;
+}
+
+/** Deployments running on Hangar's cluster (all, or those of `ids`). */
+export async function watchedDeployments(
+  db: DbClient,
+  ids?: string[],
+): Promise<WatchedDeployment[]> {
+  const rows = await db.deployment.findMany({
+    where: {
+      ...(ids ? { id: { in: ids } } : {}),
+      runtime: "kubernetes",
+      listenerId: null,
+      activeRevisionId: { not: null },
+      status: { in: ["READY", "UNKNOWN"] },
+    },
+    select: { id: true, activeRevisionId: true },
+  });
+  if (rows.length === 0) return [];
+  const revisions = await db.revision.findMany({
+    where: { id: { in: rows.map((r) => r.activeRevisionId!) } },
+    select: { id: true, number: true },
+  });
+  const numbers = new Map(revisions.map((r) => [r.id, r.number]));
+  return rows.flatMap((r) => {
+    const revision = numbers.get(r.activeRevisionId!);
+    return revision === undefined ? [] : [{ id: r.id, revision }];
+  });
+}

@@ -7,6 +7,9 @@ import type { RuntimeObservation } from "@/schemas/runtime";
 // is Kubernetes' own (CrashLoopBackOff, OOMKilled, ImagePullBackOff, Unschedulable, Evicted...)
 // or, without one, how many are ready.
 
+/** The components running the revision's image (not its database or cache). */
+export const APP_COMPONENTS = new Set(["server", "queue", "orchestrator", "executor"]);
+
 export const LABELS = {
   managedBy: "app.kubernetes.io/managed-by",
   component: "app.kubernetes.io/component",
@@ -91,9 +94,16 @@ function lastTermination(pods: V1Pod[]): RuntimeObservation["last_termination"] 
   return last;
 }
 
+/** The pods that serve revision `revision`: its own, and those no revision owns (the cache). */
+const serving = (pods: V1Pod[], revision: number) =>
+  pods.filter((p) => {
+    const own = podRevision(p);
+    return own === null || own === revision;
+  });
+
 /** The observation of one deployment whose active revision is `revision`. */
 export function observe(view: ClusterView, revision: number): RuntimeObservation {
-  const active = view.pods.filter((p) => podRevision(p) === revision);
+  const active = serving(view.pods, revision);
   const components = view.deployments
     .map((d) => {
       const component = d.metadata?.labels?.[LABELS.component] ?? d.metadata?.name ?? "app";
@@ -138,7 +148,7 @@ export function observe(view: ClusterView, revision: number): RuntimeObservation
     ready_replicas: ready,
     desired_replicas: desired,
     restarts: components.reduce((n, c) => n + c.restarts, 0),
-    last_termination: lastTermination(view.pods.filter((p) => podRevision(p) === revision)),
+    last_termination: lastTermination(active),
     components,
     events,
   };

@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
 import { ApiException, CoreV1Api, type KubeConfig, type V1Pod } from "@kubernetes/client-node";
-import { LABELS } from "./health";
+import { APP_COMPONENTS, LABELS } from "./health";
 
 // Reads a deployment's runtime logs straight from its cluster (pass-through: Hangar keeps no
-// copy): every pod of the deployment (each replica of the server, the queue workers...), each
+// copy): every pod of the deployment's image (each replica of the server, the queue workers;
+// not its database or cache), each
 // container, and the container's previous run when it restarted. The lines come with the
 // kubelet's timestamps, so they merge in order across replicas.
 
@@ -121,6 +122,7 @@ export async function readDeploymentLogs(
   });
   const pods = list.items
     .map(summarizePod)
+    .filter((pod) => APP_COMPONENTS.has(pod.component ?? ""))
     .sort(
       (a, b) =>
         (a.component ?? "").localeCompare(b.component ?? "") || a.name.localeCompare(b.name),

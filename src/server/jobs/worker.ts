@@ -2,6 +2,7 @@ import { env } from "@/env";
 import { createDb } from "@/server/db";
 import { describeError, log } from "@/server/log";
 import { driversFromEnv, type Drivers } from "./drivers";
+import type { EngineContext } from "./engine/context";
 import { runRevisionStep } from "./engine/run-step";
 import { QUEUES, revisionStepJob, startBoss, teardownJob } from "@/server/services/revisions/queue";
 import { runTeardown } from "./teardown";
@@ -17,6 +18,22 @@ export interface RunningWorker {
  * it. Builds have slots of their own (HANGAR_BUILD_CONCURRENCY), so a long build never holds up
  * other revisions' steps.
  */
+/**
+ * The live health watch of the cluster deployments are applied to (jobs/health), when this
+ * worker deploys to one: HANGAR_KUBECONFIG names it. Dry run: nothing runs, nothing to watch.
+ */
+async function startHealth(ctx: EngineContext) {
+  if (!env.HANGAR_KUBECONFIG || ctx.drivers.deployer.runtime !== "kubernetes") return null;
+  const { loadKubeconfig } = await import("./drivers/kubernetes");
+  const { startHealthWatch } = await import("./health/watch");
+  const watch = startHealthWatch(loadKubeconfig(env.HANGAR_KUBECONFIG), ctx.db, {
+    settleMs: env.HANGAR_HEALTH_SETTLE_MS,
+    resyncMs: env.HANGAR_HEALTH_RESYNC_SECONDS * 1000,
+  });
+  ctx.onDeployed = (deploymentId) => watch.touch(deploymentId);
+  return watch;
+}
+
 export async function startWorker(
   url: string,
   options: { concurrency?: number; buildConcurrency?: number; drivers?: Drivers } = {},
@@ -27,7 +44,8 @@ export async function startWorker(
   const poolSize = concurrency + 2 * buildConcurrency + 2;
   const db = createDb(url, poolSize);
   const boss = await startBoss(url, { supervise: true, poolSize });
-  const ctx = { db, boss, drivers: options.drivers ?? (await driversFromEnv()) };
+  const ctx: EngineContext = { db, boss, drivers: options.drivers ?? (await driversFromEnv()) };
+  const health = await startHealth(ctx);
   const work = {
     batchSize: 1,
     includeMetadata: true,
@@ -88,10 +106,12 @@ export async function startWorker(
     build_concurrency: buildConcurrency,
     deployer: ctx.drivers.deployer.name,
     builder: ctx.drivers.builder.imageBuilder ?? "dry_run",
+    health_watch: health ? "kubernetes" : "off",
   });
 
   return {
     async stop() {
+      health?.stop();
       await Promise.all(listeners.map((listener) => listener.stop()));
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
       await db.$disconnect();

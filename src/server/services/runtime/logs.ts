@@ -120,7 +120,13 @@ export async function queryRuntimeLogs(
       previous: line.previous,
     })),
     next_offset: more && last ? encodeCursor(last.line) : null,
-    pods: read.pods.map(({ containers: _, ...pod }) => pod),
+    pods: read.pods.map(({ name, component, revision, ready, restarts }) => ({
+      name,
+      component,
+      revision,
+      ready,
+      restarts,
+    })),
     source: sourceWords(cap),
   };
 }

@@ -1,7 +1,7 @@
 import type { DbClient } from "@/server/db";
 
 // The deployments Hangar's own cluster runs (not a listener's), with their active revision's
-// number: what the worker's health watch judges (jobs/health).
+// number: what the worker's health watch judges (jobs/health), unless a revision is rolling out.
 
 export interface WatchedDeployment {
   id: string;
@@ -20,6 +20,8 @@ export async function watchedDeployments(
       listenerId: null,
       activeRevisionId: { not: null },
       status: { in: ["READY", "UNKNOWN"] },
+      // While a revision rolls out its pods come and go: judged once it is live (or failed).
+      revisions: { none: { status: "DEPLOYING" } },
     },
     select: { id: true, activeRevisionId: true },
   });

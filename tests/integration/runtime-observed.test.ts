@@ -55,7 +55,7 @@ afterAll(async () => {
 });
 
 const call = (path: string, init: { method?: string; body?: unknown; key?: string } = {}) =>
-  api(path, { key: tenant.keys.viewer, baseUrl: server.url, ...init });
+  api(path, { baseUrl: server.url, ...init, key: init.key ?? tenant.keys.viewer });
 const logs = (id: string, body: unknown, key?: string) =>
   call(`/v1/projects/${id}/deploy_logs`, { method: "POST", body, key });
 const state = (id: string) => call(`/v2/deployments/${id}/runtime_state`);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { timestamp, uuid } from "./common";
 import { logEntries, logEntry, logQueryBody } from "./deploy-logs";
+import { replicaId } from "./listeners";
 
 // What is running: the agent server's own logs from the cluster, and its live health
 // (contract 11 and 5.6). No server imports here.
@@ -107,3 +108,37 @@ export const runtimeState = runtimeObservation
 export type RuntimeState = z.infer<typeof runtimeState>;
 
 export const deploymentParams = z.object({ deployment_id: uuid });
+
+// The listener protocol's additions (contract 14.3): the listener judges its cluster's pods as
+// Hangar's worker does, and reports what changed.
+
+export const listenerRuntimeTargetsBody = z
+  .object({
+    replica_id: replicaId,
+    deployment_ids: z.array(uuid).max(1000).nullish().meta({
+      description: "Only these (default: every deployment of the listener that runs)",
+    }),
+  })
+  .meta({ id: "ListenerRuntimeTargetsInput" });
+
+export const listenerRuntimeTargets = z
+  .object({
+    deployments: z.array(z.object({ deployment_id: uuid, revision_number: z.number().int() })),
+  })
+  .meta({ id: "ListenerRuntimeTargets" });
+
+export const listenerRuntimeReportBody = z
+  .object({
+    replica_id: replicaId,
+    observation: runtimeObservation.extend({
+      reason: z.string().max(4096).nullable(),
+      components: z.array(runtimeComponent).max(20),
+      events: z.array(runtimeEvent).max(20),
+    }),
+  })
+  .meta({ id: "ListenerRuntimeReport" });
+export type ListenerRuntimeReport = z.infer<typeof listenerRuntimeReportBody>;
+
+export const listenerRuntimeAnswer = z
+  .object({ deployment_id: uuid, status: z.string(), changed: z.boolean() })
+  .meta({ id: "ListenerRuntimeAnswer" });

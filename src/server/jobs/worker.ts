@@ -26,7 +26,14 @@ async function startHealth(ctx: EngineContext) {
   if (!env.HANGAR_KUBECONFIG || ctx.drivers.deployer.runtime !== "kubernetes") return null;
   const { loadKubeconfig } = await import("./drivers/kubernetes");
   const { startHealthWatch } = await import("./health/watch");
-  const watch = startHealthWatch(loadKubeconfig(env.HANGAR_KUBECONFIG), ctx.db, {
+  const { recordRuntimeObservation } = await import("@/server/services/runtime/state");
+  const { watchedDeployments } = await import("@/server/services/runtime/watched");
+  const sink = {
+    targets: (ids?: string[]) => watchedDeployments(ctx.db, ids),
+    record: async (id: string, observation: Parameters<typeof recordRuntimeObservation>[3]) =>
+      void (await recordRuntimeObservation(ctx.db, id, "kubernetes", observation)),
+  };
+  const watch = startHealthWatch(loadKubeconfig(env.HANGAR_KUBECONFIG), sink, {
     settleMs: env.HANGAR_HEALTH_SETTLE_MS,
     resyncMs: env.HANGAR_HEALTH_RESYNC_SECONDS * 1000,
   });

@@ -7,21 +7,26 @@ import {
   type V1Pod,
 } from "@kubernetes/client-node";
 import { LABELS, observe } from "@/server/cluster/health";
-import type { Db } from "@/server/db";
+import type { RuntimeObservation } from "@/schemas/runtime";
 import { describeError, log } from "@/server/log";
-import { recordRuntimeObservation } from "@/server/services/runtime/state";
-import { watchedDeployments } from "@/server/services/runtime/watched";
+import type { WatchedDeployment } from "@/server/services/runtime/watched";
 import { clusterCache, type ClusterCache } from "./cluster-cache";
 
 // The worker's live health watch of Hangar's cluster: one watch of the pods and one of the
 // Deployments Hangar manages (label app.kubernetes.io/managed-by=hangar, every namespace), and
 // one of Warning events per namespace those pods live in; never a poll per deployment. A
 // change marks its deployment; after a short settle the marked deployments are judged
-// (cluster/health.ts) and what changed is recorded (services/runtime/state.ts: status, audit,
-// the dashboard's change event). Everything is judged again every resync, in memory: only a
-// difference reaches the database.
+// (cluster/health.ts) and what changed goes to the sink: the worker records it
+// (services/runtime/state.ts: status, audit, the dashboard's change event), a listener reports
+// it to Hangar. Everything is judged again every resync, in memory: only a difference leaves.
 
 const SELECTOR = `${LABELS.managedBy}=hangar`;
+
+/** Which deployments to judge (with their active revision), and where a changed judgement goes. */
+export interface HealthSink {
+  targets(ids: string[] | undefined): Promise<WatchedDeployment[]>;
+  record(deploymentId: string, observation: RuntimeObservation): Promise<void>;
+}
 
 export interface HealthWatch {
   /** Judges the deployment again soon (a revision of it just went live). */
@@ -31,7 +36,7 @@ export interface HealthWatch {
 
 export function startHealthWatch(
   kubeconfig: KubeConfig,
-  db: Db,
+  sink: HealthSink,
   options: { settleMs: number; resyncMs: number },
 ): HealthWatch {
   const core = kubeconfig.makeApiClient(CoreV1Api);
@@ -87,7 +92,7 @@ export function startHealthWatch(
   }
 
   async function judge(ids: string[] | undefined): Promise<void> {
-    const targets = await watchedDeployments(db, ids);
+    const targets = await sink.targets(ids);
     const podsOf = new Map<string, V1Pod[]>();
     for (const pod of pods.objects.values()) {
       const id = idOf(pod);
@@ -106,7 +111,7 @@ export function startHealthWatch(
       const observation = observe(view, revision);
       const text = JSON.stringify(observation);
       if (written.get(id) === text) continue;
-      await recordRuntimeObservation(db, id, "kubernetes", observation);
+      await sink.record(id, observation);
       written.set(id, text);
     }
   }

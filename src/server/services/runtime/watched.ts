@@ -8,16 +8,17 @@ export interface WatchedDeployment {
   revision: number;
 }
 
-/** Deployments running on Hangar's cluster (all, or those of `ids`). */
+/** Deployments running on Hangar's cluster, or on listener `listenerId`'s (all, or those of `ids`). */
 export async function watchedDeployments(
   db: DbClient,
   ids?: string[],
+  listenerId: string | null = null,
 ): Promise<WatchedDeployment[]> {
   const rows = await db.deployment.findMany({
     where: {
       ...(ids ? { id: { in: ids } } : {}),
       runtime: "kubernetes",
-      listenerId: null,
+      listenerId,
       activeRevisionId: { not: null },
       status: { in: ["READY", "UNKNOWN"] },
       // While a revision rolls out its pods come and go: judged once it is live (or failed).

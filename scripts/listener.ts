@@ -52,6 +52,13 @@ const health = startListenerHealth(kubeconfig, client, replicaId, {
   settleMs: 250,
   resyncMs: resyncSeconds > 0 ? resyncSeconds * 1000 : 30_000,
 });
-await runListener({ client, deployer, replicaId, waitSeconds: 25, signal: controller.signal });
+await runListener({
+  client,
+  deployer,
+  replicaId,
+  waitSeconds: 25,
+  signal: controller.signal,
+  onDeployed: (id) => health.touch(id),
+});
 health.stop();
 process.exit(0);

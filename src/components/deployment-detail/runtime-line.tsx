@@ -33,7 +33,6 @@ export function RuntimeLine({ id }: { id: string }) {
   if (!data.running)
     return (
       <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="runtime-summary">
-        {data.source === "dry_run" ? "Nothing is running (dry run): " : ""}
         {data.reason}
       </p>
     );

@@ -78,7 +78,7 @@ test("lines the agent server prints arrive in the Logs tab while it is open", as
 
   // The session cookie is the run's (same secrets, same host): the server with a cluster.
   await page.goto(`${server.url}/deployments/${id}/logs`);
-  await expect(page.getByRole("heading", { name: "Logs" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Logs", exact: true })).toBeVisible();
   await expect(page.getByText("Nothing printed yet.")).toBeVisible();
   await expect(page.getByText(/Hangar keeps no copy/)).toBeVisible();
 

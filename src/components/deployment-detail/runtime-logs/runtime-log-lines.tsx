@@ -15,7 +15,7 @@ const levelTone: Record<string, string> = {
   ERROR: "text-red-700 dark:text-red-300",
   CRITICAL: "text-red-700 dark:text-red-300",
   WARNING: "text-amber-700 dark:text-amber-300",
-  DEBUG: "text-zinc-500",
+  DEBUG: "text-zinc-600 dark:text-zinc-400",
   INFO: "text-teal-700 dark:text-teal-300",
 };
 
@@ -50,7 +50,7 @@ export function RuntimeLogLines({ lines, follow }: { lines: RuntimeLogEntry[]; f
           <time dateTime={l.timestamp} className="shrink-0 text-zinc-500 dark:text-zinc-400">
             {clock.format(new Date(l.timestamp))}
           </time>
-          <span className="shrink-0 text-zinc-500" title={`${l.pod} (${l.container})`}>
+          <span className="shrink-0 text-zinc-600 dark:text-zinc-400" title={`${l.pod} (${l.container})`}>
             {l.container}/{shortPod(l.pod)}
             {l.previous ? " (previous)" : ""}
           </span>

@@ -87,7 +87,8 @@ try {
   })().catch(() => undefined);
 
   async function idle(label: string) {
-    await sleep(3_000);
+    // Past start-up and the last change's work: what stays is the idle cost.
+    await sleep(10_000);
     const workerMeter = await cpuMeter(db, [worker.process.pid!]);
     const serverMeter = await cpuMeter(db, [server.process.pid!]);
     const started = Date.now();

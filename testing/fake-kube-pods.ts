@@ -1,6 +1,12 @@
 import { createHash, randomUUID } from "node:crypto";
 import type http from "node:http";
 import type { rolloutSimulator } from "./fake-kube-rollout";
+import {
+  podObject as asObject,
+  type Line,
+  type SimPod,
+  type StoredObject,
+} from "./fake-kube-pod-status";
 import { CRASH_LOG } from "./fake-kube-rollout";
 
 // The pods half of the fake Kubernetes API (fake-kube-api.ts): every applied Deployment gets its
@@ -9,35 +15,6 @@ import { CRASH_LOG } from "./fake-kube-rollout";
 // restart, and can be broken the ways a cluster breaks them: a crash loop, an OOM kill, a node
 // drain (evicted pods, replacements no node takes). Events (Warning) say what happened.
 // Logs serve follow, previous, timestamps, sinceTime, sinceSeconds and tailLines.
-
-type StoredObject = Record<string, unknown>;
-type Line = [bigint, string];
-type Fault =
-  | { kind: "crash_loop"; reason: string; exitCode: number }
-  | { kind: "unschedulable"; message: string };
-
-interface SimContainer {
-  name: string;
-  image: string;
-  current: Line[];
-  previous: Line[] | null;
-  followers: Map<http.ServerResponse, boolean>;
-}
-
-interface SimPod {
-  uid: string;
-  namespace: string;
-  name: string;
-  deployment: string;
-  deploymentPath: string;
-  labels: Record<string, string>;
-  containers: SimContainer[];
-  restartCount: number;
-  lastTerminated: { reason: string; exitCode: number; finishedAt: string } | null;
-  fault: Fault | null;
-  evicted: boolean;
-  createdAt: string;
-}
 
 interface WorkloadSpec {
   replicas?: number;
@@ -176,76 +153,7 @@ export function podSimulator(
       }
   }
 
-  function statusOf(pod: SimPod) {
-    if (pod.evicted)
-      return {
-        phase: "Failed",
-        reason: "Evicted",
-        message: "The node was drained: the pod was evicted.",
-      };
-    if (pod.fault?.kind === "unschedulable")
-      return {
-        phase: "Pending",
-        conditions: [
-          {
-            type: "PodScheduled",
-            status: "False",
-            reason: "Unschedulable",
-            message: pod.fault.message,
-          },
-        ],
-      };
-    const object = objects.get(pod.deploymentPath);
-    const base = (object ? rollout.podStatusOf(object) : { phase: "Running" }) as {
-      phase: string;
-      containerStatuses?: Record<string, unknown>[];
-    };
-    const fault = pod.fault;
-    const lastState = pod.lastTerminated ? { terminated: pod.lastTerminated } : {};
-    return {
-      ...base,
-      startTime: pod.createdAt,
-      containerStatuses: pod.containers.map((c, i) => {
-        const original = base.containerStatuses?.[i] ?? base.containerStatuses?.[0] ?? {};
-        if (fault?.kind === "crash_loop")
-          return {
-            name: c.name,
-            image: c.image,
-            ready: false,
-            restartCount: pod.restartCount,
-            state: {
-              waiting: {
-                reason: "CrashLoopBackOff",
-                message: `back-off 10s restarting failed container=${c.name} pod=${pod.name}`,
-              },
-            },
-            lastState,
-          };
-        return {
-          ...original,
-          name: c.name,
-          image: c.image,
-          restartCount: Math.max(pod.restartCount, Number(original.restartCount ?? 0)),
-          ...(pod.lastTerminated ? { lastState } : {}),
-        };
-      }),
-    };
-  }
-
-  const podObject = (pod: SimPod) => ({
-    kind: "Pod",
-    apiVersion: "v1",
-    metadata: {
-      name: pod.name,
-      namespace: pod.namespace,
-      uid: pod.uid,
-      labels: pod.labels,
-      creationTimestamp: pod.createdAt,
-      ownerReferences: [{ kind: "ReplicaSet", name: pod.name.replace(/-\d+$/, "") }],
-    },
-    spec: { containers: pod.containers.map((c) => ({ name: c.name, image: c.image })) },
-    status: statusOf(pod),
-  });
+  const podObject = (pod: SimPod) => asObject(pod, objects.get(pod.deploymentPath), rollout);
 
   const workloadPods = (deployment: string) =>
     [...pods.values()].filter((p) => p.deployment === deployment && !p.evicted);

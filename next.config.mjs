@@ -3,7 +3,14 @@ const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
   // Native or worker-heavy packages stay outside the server bundle.
-  serverExternalPackages: ["@node-rs/argon2", "pg", "pg-boss", "@prisma/adapter-pg", "undici"],
+  serverExternalPackages: [
+    "@node-rs/argon2",
+    "pg",
+    "pg-boss",
+    "@prisma/adapter-pg",
+    "undici",
+    "@kubernetes/client-node",
+  ],
   // These packages do not declare themselves free of side effects; listed here, Turbopack may leave
   // out of the browser bundle the parts of them the dashboard does not import.
   experimental: { optimizePackageImports: ["@trpc/client", "@trpc/tanstack-react-query"] },

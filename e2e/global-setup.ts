@@ -67,6 +67,10 @@ export default async function globalSetup() {
   process.env.E2E_SELF_HOSTED_URL = selfHosted.url;
   // --- end listeners ---
 
+  // --- Runtime logs: a spec starts a server with a cluster (the fake API) on this database. ---
+  process.env.E2E_SERVER_ENV = JSON.stringify(env);
+  // --- end runtime logs ---
+
   // --- Import wizard: a local code host the wizard registers and imports from. ---
   const codehost = await startCodehostServer();
   process.env.E2E_CODEHOST_URL = codehost.url;

@@ -6,12 +6,15 @@
 //   KUBECONFIG              a kubeconfig file; unset: the in-cluster service account
 //   HANGAR_ROLLOUT_TIMEOUT_SECONDS (default 300), HANGAR_ROLLOUT_POLL_SECONDS (default 2),
 //   HANGAR_LISTENER_REPLICA_ID (default: host name + random); README, "Self-hosted"
+//   HANGAR_HEALTH_RESYNC_SECONDS (default 30): its live health watch judges everything again
+// It also watches its cluster's pods and Deployments of Hangar and reports their health.
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 import { KubeConfig } from "@kubernetes/client-node";
 import { DEFAULT_ROLLOUT, kubernetesDeployer } from "../src/server/jobs/drivers/kubernetes";
 import { protocolClient } from "../src/server/jobs/listener/client";
+import { startListenerHealth } from "../src/server/jobs/listener/health";
 import { runListener } from "../src/server/jobs/listener/run";
 
 const { values } = parseArgs({
@@ -42,12 +45,21 @@ const deployer = kubernetesDeployer(kubeconfig, {
 const controller = new AbortController();
 process.on("SIGINT", () => controller.abort());
 process.on("SIGTERM", () => controller.abort());
+const client = protocolClient(url, token);
+const replicaId =
+  process.env.HANGAR_LISTENER_REPLICA_ID ?? `${hostname()}-${randomBytes(3).toString("hex")}`;
+const resyncSeconds = Number(process.env.HANGAR_HEALTH_RESYNC_SECONDS ?? 0);
+const health = startListenerHealth(kubeconfig, client, replicaId, {
+  settleMs: 250,
+  resyncMs: resyncSeconds > 0 ? resyncSeconds * 1000 : 30_000,
+});
 await runListener({
-  client: protocolClient(url, token),
+  client,
   deployer,
-  replicaId:
-    process.env.HANGAR_LISTENER_REPLICA_ID ?? `${hostname()}-${randomBytes(3).toString("hex")}`,
+  replicaId,
   waitSeconds: 25,
   signal: controller.signal,
+  onDeployed: (id) => health.touch(id),
 });
+health.stop();
 process.exit(0);

@@ -95,6 +95,12 @@ const schema = z.object({
   HANGAR_DEPLOYMENT_URL_TEMPLATE: z.string().default("http://{name}.localhost"),
   /** How long one revision's Kubernetes rollout may take before it ends DEPLOY_FAILED. */
   HANGAR_ROLLOUT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(300),
+  /** Runtime logs (contract 11): at most this many lines per container per request. */
+  HANGAR_RUNTIME_LOG_LINES: z.coerce.number().int().min(10).max(100_000).default(5000),
+  /** The worker's health watch: how long a change settles before it is judged, and how often
+   * everything is judged again (catching what a dropped watch missed). */
+  HANGAR_HEALTH_SETTLE_MS: z.coerce.number().int().min(0).default(250),
+  HANGAR_HEALTH_RESYNC_SECONDS: z.coerce.number().int().min(1).default(30),
   /** A listener not heard from for this long is offline; its deployments' state is UNKNOWN. */
   HANGAR_LISTENER_OFFLINE_SECONDS: z.coerce.number().int().min(1).default(90),
   /** How long a listener's long poll for work waits before answering "nothing yet". */

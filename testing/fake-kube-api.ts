@@ -7,7 +7,21 @@ import path from "node:path";
 import { parse } from "yaml";
 import { jobSimulator, type BuildJobEnd, type BuildJobScript } from "./fake-kube-jobs";
 import { collectOwnedBy, mergePatch } from "./fake-kube-objects";
+import { podSimulator } from "./fake-kube-pods";
 import { rolloutSimulator, type RolloutBehaviour, type RolloutOptions } from "./fake-kube-rollout";
+import {
+  API_RESOURCES,
+  labelsMatch,
+  listOf,
+  objectOf,
+  readBody,
+  send,
+  splitPath,
+  status,
+} from "./fake-kube-http";
+import { watchHub, type Lister } from "./fake-kube-watch";
+
+export { API_RESOURCES, type ApiResource } from "./fake-kube-http";
 
 export { CRASH_LOG, UNSCHEDULABLE_MESSAGE, type RolloutBehaviour } from "./fake-kube-rollout";
 export type { BuildJobEnd, BuildJobScript } from "./fake-kube-jobs";
@@ -19,31 +33,9 @@ export type { BuildJobEnd, BuildJobScript } from "./fake-kube-jobs";
 // show what `setRollout` chose: ready, an image that cannot be pulled, a crash loop, or pods no
 // node can take. Jobs (create, merge-patch, status, their pod and its followed log) run as
 // fake-kube-jobs.ts says; deleting an object with propagationPolicy Background or Foreground
-// deletes what it owns (ownerReferences), as the garbage collector would.
-
-export interface ApiResource {
-  name: string;
-  kind: string;
-  namespaced: boolean;
-}
-
-/** Discovery: the resources of each group/version the renderer uses. */
-export const API_RESOURCES: Record<string, ApiResource[]> = {
-  v1: [
-    { name: "namespaces", kind: "Namespace", namespaced: false },
-    { name: "secrets", kind: "Secret", namespaced: true },
-    { name: "services", kind: "Service", namespaced: true },
-  ],
-  "apps/v1": [
-    { name: "deployments", kind: "Deployment", namespaced: true },
-    { name: "statefulsets", kind: "StatefulSet", namespaced: true },
-  ],
-  "networking.k8s.io/v1": [{ name: "ingresses", kind: "Ingress", namespaced: true }],
-  "batch/v1": [{ name: "jobs", kind: "Job", namespaced: true }],
-  "autoscaling/v2": [
-    { name: "horizontalpodautoscalers", kind: "HorizontalPodAutoscaler", namespaced: true },
-  ],
-};
+// deletes what it owns (ownerReferences), as the garbage collector would. A Deployment's pods
+// (fake-kube-pods.ts) print logs and break on request (crash loop, OOM kill, drain); pods,
+// deployments and events can be listed and watched, in a namespace or all (fake-kube-watch.ts).
 
 export const APPLY_PATCH = "application/apply-patch+yaml";
 export const MERGE_PATCH = "application/merge-patch+json";
@@ -76,6 +68,23 @@ export interface FakeKubeApi {
   cutJobLogs(name: string): void;
   /** Whether a log stream of the Job is open. */
   jobLogFollowed(name: string): boolean;
+  /** Lines a Deployment's containers print now (every replica, or the one numbered `replica`). */
+  printLog(deployment: string, lines: string[], options?: { replica?: number }): void;
+  /** The Deployment's containers exit and keep failing (reason Error, or OOMKilled). */
+  crashLoop(deployment: string, reason?: string, lastWords?: string[]): void;
+  /** The Deployment's containers are OOM-killed once and start again. */
+  oomKill(deployment: string): void;
+  /** A crash loop of the Deployment ends: its containers run again. */
+  heal(deployment: string): void;
+  /** The node is drained: pods evicted, replacements unschedulable until `uncordon`. */
+  drain(): void;
+  uncordon(): void;
+  /** Whether a log of the Deployment's pods is being followed now. */
+  podLogFollowed(deployment: string): boolean;
+  /** How many watches are open. */
+  watchCount(): number;
+  /** Ends every open watch (as an API server's timeout does). */
+  closeWatches(): void;
   /** Every later request to `path` answers `status` with a Status carrying `message`, or `raw`. */
   failOn(path: string, status: number, message: string, raw?: string): void;
   /** Requests to `path` are served again (undoes failOn). */
@@ -85,56 +94,30 @@ export interface FakeKubeApi {
   stop(): Promise<void>;
 }
 
-function status(code: number, message: string, reason: string) {
-  return {
-    kind: "Status",
-    apiVersion: "v1",
-    metadata: {},
-    status: "Failure",
-    message,
-    reason,
-    code,
-  };
-}
-
-function send(res: http.ServerResponse, code: number, body: unknown): void {
-  res.writeHead(code, { "content-type": "application/json" });
-  res.end(JSON.stringify(body));
-}
-
-/** The group/version and the rest of a path: /api/v1/... or /apis/<group>/<version>/... */
-function splitPath(pathname: string): { groupVersion: string; rest: string[] } | null {
-  const segments = pathname.split("/").filter(Boolean);
-  if (segments[0] === "api" && segments.length >= 2)
-    return { groupVersion: segments[1]!, rest: segments.slice(2) };
-  if (segments[0] === "apis" && segments.length >= 3)
-    return { groupVersion: `${segments[1]}/${segments[2]}`, rest: segments.slice(3) };
-  return null;
-}
-
-/** The resource and object an object path names, if it is one (namespaced or cluster-scoped). */
-function objectOf(rest: string[], resources: ApiResource[]) {
-  const namespaced = rest.length === 4 && rest[0] === "namespaces";
-  if (!namespaced && rest.length !== 2) return null;
-  const [plural, name] = namespaced ? [rest[2]!, rest[3]!] : [rest[0]!, rest[1]!];
-  const resource = resources.find((r) => r.name === plural && r.namespaced === namespaced);
-  return resource ? { resource, name, namespace: namespaced ? rest[1] : undefined } : null;
-}
-
-async function readBody(req: http.IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
 export async function startFakeKubeApi(): Promise<FakeKubeApi> {
   const token = randomBytes(16).toString("hex");
   const requests: RecordedRequest[] = [];
   const objects = new Map<string, Record<string, unknown>>();
   const failures = new Map<string, { status: number; message: string; raw?: string }>();
   let resourceVersion = 0;
-  const rollout = rolloutSimulator(objects);
+  const rollout = rolloutSimulator((p) => pods.readyOverride(p));
+  const pods = podSimulator(objects, rollout, () => hub.changed());
   const jobs = jobSimulator();
+  const lister: Lister = (kind, namespace, selector) => {
+    if (kind === "pods")
+      return [...pods.list(namespace, selector), ...jobs.pods(namespace ?? "", selector)];
+    if (kind === "events") return pods.events(namespace);
+    return [...objects]
+      .filter(
+        ([p, o]) =>
+          o.kind === "Deployment" && (!namespace || p.includes(`/namespaces/${namespace}/`)),
+      )
+      .filter(([, o]) =>
+        labelsMatch((o.metadata as { labels?: Record<string, string> }).labels, selector),
+      )
+      .map(([p, o]) => rollout.withStatus(p, o, { read: false }));
+  };
+  const hub = watchHub(lister);
 
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://fake");
@@ -158,8 +141,22 @@ export async function startFakeKubeApi(): Promise<FakeKubeApi> {
     if (failure)
       return send(res, failure.status, status(failure.status, failure.message, "Failed"));
 
+    res.on("finish", () => hub.changed());
     const split = splitPath(url.pathname);
     const resources = split && API_RESOURCES[split.groupVersion];
+    const listed = split && req.method === "GET" ? listOf(split) : null;
+    if (listed) {
+      const selector = url.searchParams.get("labelSelector") ?? "";
+      if (url.searchParams.get("watch") === "true")
+        return hub.serve(listed.kind, listed.namespace, selector, res);
+      if (listed.kind !== "pods" || listed.namespace === null)
+        return send(res, 200, {
+          kind: "List",
+          apiVersion: "v1",
+          metadata: {},
+          items: lister(listed.kind, listed.namespace, selector),
+        });
+    }
     const notFound = () =>
       send(res, 404, status(404, "the server could not find the requested resource", "NotFound"));
     if (!split || !resources) return notFound();
@@ -174,22 +171,23 @@ export async function startFakeKubeApi(): Promise<FakeKubeApi> {
       const namespace = split.rest[1]!;
       if (split.rest.length === 3) {
         const selector = url.searchParams.get("labelSelector") ?? "";
-        const list = rollout.pods(namespace, selector);
         return send(res, 200, {
-          ...list,
-          items: [...list.items, ...jobs.pods(namespace, selector)],
+          kind: "PodList",
+          apiVersion: "v1",
+          metadata: {},
+          items: [...pods.list(namespace, selector), ...jobs.pods(namespace, selector)],
         });
       }
       if (split.rest.length === 4) {
-        const pod = jobs.pod(namespace, split.rest[3]!);
+        const pod = pods.get(namespace, split.rest[3]!) ?? jobs.pod(namespace, split.rest[3]!);
         if (!pod)
           return send(res, 404, status(404, `pods "${split.rest[3]}" not found`, "NotFound"));
         return send(res, 200, pod);
       }
       if (split.rest.length === 5 && split.rest[4] === "log") {
+        if (pods.log(namespace, split.rest[3]!, url.searchParams, res)) return;
         if (jobs.log(namespace, split.rest[3]!, url.searchParams, res)) return;
-        res.writeHead(200, { "content-type": "text/plain" });
-        return res.end(rollout.previousLog());
+        return send(res, 404, status(404, `pods "${split.rest[3]}" not found`, "NotFound"));
       }
     }
     // Create: POST to a namespaced collection.
@@ -272,6 +270,7 @@ export async function startFakeKubeApi(): Promise<FakeKubeApi> {
       const stored = { ...body, metadata: { ...metadata, resourceVersion: `${resourceVersion}` } };
       objects.set(url.pathname, stored);
       rollout.applied(url.pathname);
+      pods.sync();
       return send(res, created ? 201 : 200, stored);
     }
     if (req.method === "DELETE") {
@@ -283,6 +282,7 @@ export async function startFakeKubeApi(): Promise<FakeKubeApi> {
       const cascade = policy ? policy !== "Orphan" : resource.kind !== "Job";
       if (cascade) collectOwnedBy(objects, (deleted.metadata as { uid?: string }).uid ?? "");
       jobs.deleted(url.pathname, cascade);
+      pods.sync();
       return send(res, 200, {
         kind: "Status",
         apiVersion: "v1",
@@ -309,6 +309,17 @@ export async function startFakeKubeApi(): Promise<FakeKubeApi> {
     appendJobLog: (name, lines) => jobs.append(name, lines),
     cutJobLogs: (name) => jobs.cut(name),
     jobLogFollowed: (name) => jobs.followed(name),
+    printLog: (deployment, lines, options) => {
+      pods.print(deployment, lines, options);
+    },
+    crashLoop: (deployment, reason, lastWords) => pods.crashLoop(deployment, reason, lastWords),
+    oomKill: (deployment) => pods.oomKill(deployment),
+    heal: (deployment) => pods.heal(deployment),
+    drain: () => pods.drain(),
+    uncordon: () => pods.uncordon(),
+    podLogFollowed: (deployment) => pods.followed(deployment),
+    watchCount: () => hub.count(),
+    closeWatches: () => hub.closeAll(),
     failOn: (p, code, message, raw) => void failures.set(p, { status: code, message, raw }),
     recover: (p) => void failures.delete(p),
     kubeconfig(userToken = token) {
@@ -327,6 +338,7 @@ export async function startFakeKubeApi(): Promise<FakeKubeApi> {
     },
     stop: () =>
       new Promise((resolve, reject) => {
+        hub.closeAll();
         server.close((e) => (e ? reject(e) : resolve()));
         server.closeAllConnections(); // the client keeps connections alive
       }),

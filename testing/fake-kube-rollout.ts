@@ -35,7 +35,10 @@ const containerOf = (object: StoredObject): Container =>
     image: "",
   };
 
-export function rolloutSimulator(objects: Map<string, StoredObject>) {
+/** How many of a Deployment's pods are ready when its pods say otherwise (faults), else null. */
+export type ReadyOverride = (path: string) => number | null;
+
+export function rolloutSimulator(readyOverride: ReadyOverride = () => null) {
   let behaviour: RolloutBehaviour = "ready";
   let options: RolloutOptions = {};
   const reads = new Map<string, number>();
@@ -104,10 +107,13 @@ export function rolloutSimulator(objects: Map<string, StoredObject>) {
       reads.delete(path);
     },
 
-    /** The workload as the API server reports it: its generation and a simulated status. */
-    withStatus(path: string, object: StoredObject) {
-      const count = (reads.get(path) ?? 0) + 1;
-      reads.set(path, count);
+    /**
+     * The workload as the API server reports it: its generation and a simulated status. A read
+     * counts towards readyAfterReads; a watch's view (`read: false`) does not.
+     */
+    withStatus(path: string, object: StoredObject, { read = true } = {}) {
+      const count = (reads.get(path) ?? 0) + (read ? 1 : 0);
+      if (read) reads.set(path, count);
       const wanted = (object.spec as WorkloadSpec | undefined)?.replicas ?? 1;
       const observedGeneration = generations.get(path) ?? 1;
       const metadata = { ...(object.metadata as StoredObject), generation: observedGeneration };
@@ -116,7 +122,7 @@ export function rolloutSimulator(objects: Map<string, StoredObject>) {
         return { ...object, metadata, status: { ...status, updatedReplicas: wanted } };
       }
       const ready = behaviourOf(object) === "ready" && count > (options.readyAfterReads ?? 0);
-      const available = ready ? wanted : 0;
+      const available = Math.min(wanted, readyOverride(path) ?? (ready ? wanted : 0));
       const status = {
         observedGeneration,
         replicas: wanted,
@@ -128,27 +134,12 @@ export function rolloutSimulator(objects: Map<string, StoredObject>) {
       return { ...object, metadata, status };
     },
 
-    /** The pods of the namespace's Deployments that `labelSelector` selects. */
-    pods(namespace: string, labelSelector: string) {
-      const wanted = labelSelector
-        .split(",")
-        .filter(Boolean)
-        .map((pair) => pair.split("="));
-      const items = [];
-      for (const [path, object] of objects) {
-        if (object.kind !== "Deployment" || !path.includes(`/namespaces/${namespace}/`)) continue;
-        const labels = (object.spec as WorkloadSpec).selector?.matchLabels ?? {};
-        if (!wanted.every(([key, value]) => labels[key!] === value)) continue;
-        const name = (object.metadata as { name: string }).name;
-        items.push({
-          metadata: { name: `${name}-7d4b9c-x2k1p`, namespace, labels },
-          status: podStatus(containerOf(object), behaviourOf(object)),
-        });
-      }
-      return { kind: "PodList", apiVersion: "v1", metadata: {}, items };
+    /** What a new pod of this Deployment shows, as the rollout behaviour says. */
+    podStatusOf(object: StoredObject) {
+      return podStatus(containerOf(object), behaviourOf(object));
     },
 
-    /** A container's previous log: a crash loop's last words. */
-    previousLog: () => (behaviour === "crash_loop" ? CRASH_LOG : ""),
+    /** Whether a new pod of this Deployment crash-loops (its previous container's log: CRASH_LOG). */
+    crashes: (object: StoredObject) => behaviourOf(object) === "crash_loop",
   };
 }

@@ -72,7 +72,7 @@ export const listenerParams = z.object({ listener_id: uuid });
 
 // The listener protocol (contract 14.3).
 
-const replicaId = z
+export const replicaId = z
   .string()
   .regex(/^[A-Za-z0-9._-]{1,100}$/, "A replica id is 1-100 letters, digits, '.', '_' or '-'");
 

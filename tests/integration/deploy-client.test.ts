@@ -179,14 +179,27 @@ describe("the deploy client's remote build, end to end", () => {
       { limit: 100, order: "desc" },
     );
     expect(revisionDeploy.body.logs[0].message).toBe("Revision 1 deployed");
-    const deployLogs = await logsOf(`/v1/projects/${created.id}/deploy_logs`, {
+    // The deployment's own deploy_logs are its agent server's runtime logs: in dry run nothing
+    // runs, and it says so rather than answering an empty page (issue 25).
+    const runtimeLogs = await logsOf(`/v1/projects/${created.id}/deploy_logs`, {
       limit: 100,
       order: "desc",
-      start_time: "2000-01-01T00:00:00Z",
     });
-    expect(deployLogs.body.logs.map((l: { id: string }) => l.id)).toEqual(
-      revisionDeploy.body.logs.map((l: { id: string }) => l.id),
-    );
+    expect(runtimeLogs.status).toBe(409);
+    expect(runtimeLogs.body).toEqual({
+      detail: `Nothing is running for deployment ${created.id}: Hangar runs in dry run (no cluster is configured), so no agent server was started and there are no runtime logs. Hangar's own deploy log is at POST /v1/projects/${created.id}/revisions/{revision_id}/deploy_logs.`,
+      code: "conflict",
+    });
+    const runtime = await api(`/v2/deployments/${created.id}/runtime_state`, {
+      key: tenant.keys.viewer,
+    });
+    expect(runtime.body).toMatchObject({
+      running: false,
+      source: "dry_run",
+      healthy: null,
+      reason: expect.stringMatching(/^Dry run: no cluster is configured, so nothing runs/),
+      ready_replicas: 0,
+    });
 
     // The URL the client prints, and the dashboard link it prints.
     const deployment = await api(`/v2/deployments/${created.id}`, { key: tenant.keys.viewer });

@@ -10,6 +10,7 @@ const tabs = [
   { label: "Secrets", path: "/secrets" },
   { label: "Tags", path: "/tags" },
   { label: "Revisions", path: "/revisions" },
+  { label: "Logs", path: "/logs" },
   { label: "Connections", path: "/connections" },
 ] as const;
 

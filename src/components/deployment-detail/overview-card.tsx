@@ -12,6 +12,7 @@ import { typeLabels } from "@/components/deployments-list/type-labels";
 import type { Revision } from "@/schemas/revisions";
 import { isHttpUrl } from "@/schemas/urls";
 import { useCanChange } from "./use-deployment";
+import { RuntimeLine } from "./runtime-line";
 import { useDeploymentStatus } from "./use-deployment-status";
 
 function RevisionLink({ revision }: { revision: Revision }) {
@@ -59,6 +60,7 @@ export function OverviewCard({ id }: { id: string }) {
                 </div>
               ),
             },
+            ...(d.active_revision_id ? [{ label: "Running", value: <RuntimeLine id={id} /> }] : []),
             { label: "Source", value: sourceLabels[d.source] },
             { label: "Type", value: typeLabels[d.source_config.deployment_type] },
             {

@@ -33,5 +33,8 @@ export function useLiveDeployment(id: string) {
     void queryClient.invalidateQueries({ queryKey: trpc.deployments.get.queryKey({ id }) });
     void queryClient.invalidateQueries({ queryKey: trpc.revisions.list.pathKey() });
     void queryClient.invalidateQueries({ queryKey: trpc.revisions.get.pathKey() });
+    void queryClient.invalidateQueries({
+      queryKey: trpc.runtime.state.queryKey({ deploymentId: id }),
+    });
   }, id);
 }

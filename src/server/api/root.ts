@@ -4,6 +4,7 @@ import { deploymentsRouter } from "./routers/deployments";
 import { codehostIntegrationsRouter } from "./routers/codehost-integrations";
 import { oauthProvidersRouter } from "./routers/oauth-providers";
 import { revisionsRouter } from "./routers/revisions";
+import { runtimeRouter } from "./routers/runtime";
 import { sessionRouter } from "./routers/session";
 import { tagsRouter } from "./routers/tags";
 import { apiKeysRouter } from "./routers/api-keys";
@@ -17,6 +18,7 @@ import { createCallerFactory, createRouter } from "./trpc";
 export const appRouter = createRouter({
   deployments: deploymentsRouter,
   revisions: revisionsRouter,
+  runtime: runtimeRouter,
   session: sessionRouter,
   tags: tagsRouter,
   oauthProviders: oauthProvidersRouter,

@@ -39,10 +39,13 @@ export async function listenerFromToken(
     UPDATE listeners SET last_seen_at = now() WHERE id = ${listener.id}::uuid
     RETURNING last_seen_at`;
   // Its deployments marked UNKNOWN while it was offline (services/listeners/offline.ts) are
-  // running again as far as anyone knows: READY, as they were.
+  // running again as far as anyone knows: READY, as they were, unless its own health report
+  // said otherwise (services/runtime/state.ts).
   await db.$executeRaw`
     UPDATE deployments SET status = 'READY', updated_at = now()
-    WHERE listener_id = ${listener.id}::uuid AND status = 'UNKNOWN' AND active_revision_id IS NOT NULL`;
+    WHERE listener_id = ${listener.id}::uuid AND status = 'UNKNOWN' AND active_revision_id IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM deployment_runtime_states s
+                      WHERE s.deployment_id = deployments.id AND NOT s.healthy)`;
   return { ...listener, lastSeenAt: seen?.last_seen_at ?? listener.lastSeenAt };
 }
 

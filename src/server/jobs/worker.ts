@@ -2,6 +2,7 @@ import { env } from "@/env";
 import { createDb } from "@/server/db";
 import { describeError, log } from "@/server/log";
 import { driversFromEnv, type Drivers } from "./drivers";
+import type { EngineContext } from "./engine/context";
 import { runRevisionStep } from "./engine/run-step";
 import {
   QUEUES,
@@ -25,6 +26,29 @@ export interface RunningWorker {
  * (HANGAR_BUILD_CONCURRENCY), so a long build never holds up
  * other revisions' steps.
  */
+/**
+ * The live health watch of the cluster deployments are applied to (jobs/health), when this
+ * worker deploys to one: HANGAR_KUBECONFIG names it. Dry run: nothing runs, nothing to watch.
+ */
+async function startHealth(ctx: EngineContext) {
+  if (!env.HANGAR_KUBECONFIG || ctx.drivers.deployer.runtime !== "kubernetes") return null;
+  const { loadKubeconfig } = await import("./drivers/kubernetes");
+  const { startHealthWatch } = await import("./health/watch");
+  const { recordRuntimeObservation } = await import("@/server/services/runtime/state");
+  const { watchedDeployments } = await import("@/server/services/runtime/watched");
+  const sink = {
+    targets: (ids?: string[]) => watchedDeployments(ctx.db, ids),
+    record: async (id: string, observation: Parameters<typeof recordRuntimeObservation>[3]) =>
+      void (await recordRuntimeObservation(ctx.db, id, "kubernetes", observation)),
+  };
+  const watch = startHealthWatch(loadKubeconfig(env.HANGAR_KUBECONFIG), sink, {
+    settleMs: env.HANGAR_HEALTH_SETTLE_MS,
+    resyncMs: env.HANGAR_HEALTH_RESYNC_SECONDS * 1000,
+  });
+  ctx.onDeployed = (deploymentId) => watch.touch(deploymentId);
+  return watch;
+}
+
 export async function startWorker(
   url: string,
   options: {
@@ -48,6 +72,7 @@ export async function startWorker(
     intervalMs: env.HANGAR_LIFELINE_SECONDS * 1000,
     onLost: options.onLost ?? (() => process.exit(1)),
   });
+  const health = await startHealth(ctx);
   const work = {
     batchSize: 1,
     includeMetadata: true,
@@ -113,11 +138,13 @@ export async function startWorker(
     build_concurrency: buildConcurrency,
     deployer: ctx.drivers.deployer.name,
     builder: ctx.drivers.builder.imageBuilder ?? "dry_run",
+    health_watch: health ? "kubernetes" : "off",
   });
 
   return {
     async stop() {
       previews.stop();
+      health?.stop();
       await Promise.all(listeners.map((listener) => listener.stop()));
       // Steps still running after 10 s are handed back to the queue (retried at once elsewhere).
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });

@@ -19,6 +19,8 @@ export interface EngineContext {
    * the move runs that step itself (so no job is queued for it).
    */
   runsNext?: (status: RevisionStatus) => boolean;
+  /** A revision of the deployment went live: its health is judged again now (jobs/health). */
+  onDeployed?: (deploymentId: string) => void;
 }
 
 export const revisionInclude = { deployment: true } satisfies Prisma.RevisionInclude;

@@ -146,7 +146,7 @@ export async function deployStep(ctx: EngineContext, revision: EngineRevision): 
             AND COALESCE(source_config->>'custom_url', '') = ''`;
     },
   });
-  if (deployed) return;
+  if (deployed) return ctx.onDeployed?.(revision.deploymentId);
   // Interrupted while applying: if the deployment is going away, take back what was applied.
   const deployment = await ctx.db.deployment.findUnique({ where: { id: revision.deploymentId } });
   if (!deployment || deployment.status === "AWAITING_DELETE")

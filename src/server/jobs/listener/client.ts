@@ -1,3 +1,4 @@
+import type { RuntimeObservation } from "@/schemas/runtime";
 import type {
   ListenerDeletionAnswer,
   ListenerDeletionReportInput,
@@ -34,6 +35,15 @@ export interface ProtocolClient {
     report: ListenerDeletionReportInput,
     signal?: AbortSignal,
   ): Promise<ListenerDeletionAnswer>;
+  /** The listener's deployments that run, with their active revision's number (live health). */
+  runtimeTargets(
+    replicaId: string,
+    ids?: string[],
+  ): Promise<{ deployments: { deployment_id: string; revision_number: number }[] }>;
+  reportRuntime(
+    deploymentId: string,
+    report: { replica_id: string; observation: RuntimeObservation },
+  ): Promise<{ deployment_id: string; status: string; changed: boolean }>;
 }
 
 const pause = (ms: number, signal?: AbortSignal) =>
@@ -100,6 +110,12 @@ export function protocolClient(baseUrl: string, token: string): ProtocolClient {
           ),
         signal,
       ),
+    runtimeTargets: (replicaId, ids) =>
+      retried(() =>
+        post("/v2/listener/runtime/targets", { replica_id: replicaId, deployment_ids: ids }),
+      ),
+    reportRuntime: (deploymentId, report) =>
+      retried(() => post(`/v2/listener/deployments/${deploymentId}/runtime`, report)),
     reportDeletion: (deploymentId, report, signal) =>
       retried(
         () =>

@@ -15,6 +15,8 @@ export interface ListenerOptions {
   replicaId: string;
   waitSeconds: number;
   signal: AbortSignal;
+  /** A revision of the deployment went live: its health is judged again now (listener/health.ts). */
+  onDeployed?: (deploymentId: string) => void;
 }
 
 interface Report<S> {
@@ -127,6 +129,7 @@ export async function runListener(options: ListenerOptions): Promise<void> {
       const status =
         work.action === "apply" ? await applyWork(options, work) : await deleteWork(options, work);
       log.info("work reported", { ...ids, status });
+      if (status === "DEPLOYED") options.onDeployed?.(work.deployment_id);
     } catch (error) {
       // The lease then expires and a replica (this one included) takes the work again.
       log.warn("work not finished", { ...ids, ...describeError(error) });

@@ -4,6 +4,7 @@ import {
   projectParams,
   projectRevisionParams,
 } from "@/schemas/deploy-logs";
+import { runtimeLogQuery, runtimeLogs } from "@/schemas/runtime";
 import { defineEndpoint } from "../endpoint";
 
 // The reference deploy client's log routes ("projects" are deployments there).
@@ -43,13 +44,14 @@ export const deployLogEndpoints = {
     method: "POST",
     path: "/v1/projects/{project_id}/deploy_logs",
     operationId: "queryDeployLogs",
-    summary: "Read a deployment's deploy log, across its revisions",
-    description,
+    summary: "Read what the deployment's agent server prints (runtime logs, from the cluster)",
+    description:
+      "The lines every replica of the active deployment's server and queue workers printed (also their previous run after a restart), read from the cluster when asked: Hangar keeps no copy. Body as the other log routes, plus `pod` (one replica). `id`s are opaque and stable: de-duplicate by them. Ascending pages always carry a `next_offset` (more may be printed). 409 when nothing runs (dry run, nothing deployed yet), 502 when the cluster cannot be read. Hangar's own deploy log is at the revision's deploy_logs.",
     tag,
     params: projectParams,
-    body: logQueryBody,
-    response: logEntries,
+    body: runtimeLogQuery,
+    response: runtimeLogs,
     status: 200,
-    errors: [403, 404],
+    errors: [403, 404, 409, 502],
   }),
 };

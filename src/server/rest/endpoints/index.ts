@@ -11,6 +11,7 @@ import { webhookEndpoints } from "./webhooks";
 import { listenerEndpoints, listenerProtocolEndpoints } from "./listeners";
 import { registryEndpoints } from "./registry";
 import { buildContextEndpoints } from "./build-contexts";
+import { runtimeEndpoints } from "./runtime";
 
 /** Every REST operation, for the OpenAPI document and the fuzz test. Add each domain's group here. */
 export const endpointGroups = {
@@ -28,4 +29,5 @@ export const endpointGroups = {
   listenerProtocol: listenerProtocolEndpoints,
   registry: registryEndpoints,
   buildContexts: buildContextEndpoints,
+  runtime: runtimeEndpoints,
 };

@@ -15,6 +15,12 @@ import {
   listListenersQuery,
   patchListenerBody,
 } from "@/schemas/listeners";
+import {
+  listenerRuntimeAnswer,
+  listenerRuntimeReportBody,
+  listenerRuntimeTargets,
+  listenerRuntimeTargetsBody,
+} from "@/schemas/runtime";
 import { defineEndpoint } from "../endpoint";
 
 const selfHosted =
@@ -126,5 +132,34 @@ export const listenerProtocolEndpoints = {
     response: listenerDeletionAnswer,
     status: 200,
     errors: [404, 409, 413, 415],
+  }),
+  runtimeTargets: defineEndpoint({
+    method: "POST",
+    path: "/v2/listener/runtime/targets",
+    operationId: "listListenerRuntimeTargets",
+    summary: "The listener's deployments that run, with their active revision's number",
+    description:
+      "What the listener's health watch judges: its deployments with an active revision, READY or UNKNOWN, none rolling out. Pods of that revision (label hangar.dev/revision) count.",
+    tag: "Listener protocol",
+    auth: "listener",
+    body: listenerRuntimeTargetsBody,
+    response: listenerRuntimeTargets,
+    status: 200,
+    errors: [413, 415],
+  }),
+  reportRuntime: defineEndpoint({
+    method: "POST",
+    path: "/v2/listener/deployments/{deployment_id}/runtime",
+    operationId: "reportListenerRuntime",
+    summary: "Report what the listener's cluster shows of a deployment (live health)",
+    description:
+      "The observation as GET /v2/deployments/{id}/runtime_state shows it (its cluster members). Recorded only when it changed; moves the deployment between READY and UNKNOWN. 404 for a deployment not of this listener.",
+    tag: "Listener protocol",
+    auth: "listener",
+    params: listenerDeploymentParams,
+    body: listenerRuntimeReportBody,
+    response: listenerRuntimeAnswer,
+    status: 200,
+    errors: [404, 413, 415],
   }),
 };

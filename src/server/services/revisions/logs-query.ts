@@ -4,10 +4,9 @@ import { isTerminal } from "@/schemas/revision-states";
 import type { Actor } from "@/server/auth/actor";
 import type { DbClient } from "@/server/db";
 import { invalidField } from "@/server/errors";
-import { findDeployment } from "../deployments/find";
 import { findRevisionOf } from "./logs-list";
 
-// The deploy client's log reads (POST .../build_logs, .../deploy_logs): filtered, ordered either
+// The deploy client's revision log reads (POST .../build_logs, .../revisions/{id}/deploy_logs): filtered, ordered either
 // way, paged by an opaque cursor over the same log store as the other log routes.
 
 const encodeCursor = (id: bigint) => Buffer.from(`l:${id}`).toString("base64url");
@@ -78,21 +77,5 @@ export async function queryRevisionLogs(
         })
       ).status,
     ),
-  );
-}
-
-/** The deployment's deploy log across its revisions (its runtime log as Hangar knows it). */
-export async function queryDeploymentLogs(
-  db: DbClient,
-  actor: Actor,
-  deploymentId: string,
-  query: LogQuery,
-): Promise<LogEntries> {
-  const deployment = await findDeployment(db, actor, deploymentId);
-  return readLogs(
-    db,
-    { stream: "deploy", revision: { deploymentId: deployment.id } },
-    query,
-    async () => false,
   );
 }

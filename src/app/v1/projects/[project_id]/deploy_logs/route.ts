@@ -1,9 +1,9 @@
 import { deployLogEndpoints as e } from "@/server/rest/endpoints/deploy-logs";
 import { methods, route } from "@/server/rest/route";
-import { queryDeploymentLogs } from "@/server/services/revisions/logs-query";
+import { queryRuntimeLogs } from "@/server/services/runtime/logs";
 
 export const { GET, POST, PATCH, PUT, DELETE } = methods({
   POST: route(e.deploy, ({ db, actor, params, body }) =>
-    queryDeploymentLogs(db, actor, params.project_id, body),
+    queryRuntimeLogs(db, actor, params.project_id, body),
   ),
 });

@@ -1,0 +1,132 @@
+import { env } from "@/env";
+import type { RuntimeLogQuery, RuntimeLogs } from "@/schemas/runtime";
+import type { Actor } from "@/server/auth/actor";
+import { clusterKubeconfig } from "@/server/cluster/kubeconfig";
+import type { PodLogLine } from "@/server/cluster/pod-logs";
+import type { DbClient } from "@/server/db";
+import { AppError, conflict, invalidField } from "@/server/errors";
+import { findDeployment } from "../deployments/find";
+import { levelOf, messageOf } from "./log-level";
+
+// A deployment's runtime logs (contract 11, POST /v1/projects/{id}/deploy_logs): what its
+// agent server and queue workers print, read from the cluster when asked (pass-through: Hangar
+// stores none of it). As far back as the cluster keeps them: the current and previous run of
+// each container of each pod, up to HANGAR_RUNTIME_LOG_LINES lines of each per request.
+
+export const sourceWords = (lines: number) =>
+  `Read from the cluster when asked (Hangar keeps no copy): every replica's containers, current and previous run, as far back as the kubelet keeps them (by default 10 MiB per container), at most ${lines} lines per container per request.`;
+
+const encodeCursor = (line: { key: string; id: string }) =>
+  Buffer.from(`r:${line.key}|${line.id}`).toString("base64url");
+
+function decodeCursor(offset: string): string {
+  const match = /^r:(\S+\|[\w-]+)$/.exec(Buffer.from(offset, "base64url").toString());
+  if (!match)
+    throw invalidField(["body", "offset"], "offset must be a next_offset of an earlier answer");
+  return match[1]!;
+}
+
+const orderKey = (line: PodLogLine) => `${line.key}|${line.id}`;
+
+/** Where the deployment runs, or why nothing of it does (409 with the contract's words). */
+async function placeOf(db: DbClient, actor: Actor, deploymentId: string) {
+  const deployment = await findDeployment(db, actor, deploymentId);
+  const nothing = (why: string) =>
+    conflict(
+      `Nothing is running for deployment ${deployment.id}: ${why} Hangar's own deploy log is at POST /v1/projects/${deployment.id}/revisions/{revision_id}/deploy_logs.`,
+    );
+  if (!deployment.activeRevisionId) throw nothing("no revision has been deployed yet.");
+  if (deployment.runtime === "dry_run")
+    throw nothing(
+      "Hangar runs in dry run (no cluster is configured), so no agent server was started and there are no runtime logs.",
+    );
+  if (deployment.listenerId)
+    throw nothing(
+      `it runs in the cluster of listener ${deployment.listenerId}, and this Hangar does not read logs through listeners yet.`,
+    );
+  const kubeconfig = clusterKubeconfig();
+  if (!kubeconfig)
+    throw nothing("this Hangar has no cluster configured any more (HANGAR_KUBECONFIG is unset).");
+  const revision = await db.revision.findUniqueOrThrow({
+    where: { id: deployment.activeRevisionId },
+    select: { manifests: true },
+  });
+  const objects = (revision.manifests ?? []) as {
+    kind?: string;
+    metadata?: { namespace?: string };
+  }[];
+  const namespace = objects.find((o) => o.kind === "Deployment")?.metadata?.namespace;
+  if (!namespace) throw nothing("its active revision applied no workload.");
+  return { deployment, namespace, kubeconfig: await kubeconfig };
+}
+
+/** The deployment's runtime logs, filtered and ordered as the deploy client asks. */
+export async function queryRuntimeLogs(
+  db: DbClient,
+  actor: Actor,
+  deploymentId: string,
+  query: RuntimeLogQuery,
+): Promise<RuntimeLogs> {
+  const { deployment, namespace, kubeconfig } = await placeOf(db, actor, deploymentId);
+  const cap = env.HANGAR_RUNTIME_LOG_LINES;
+  const filtered = Boolean(query.level || query.query || query.end_time || query.offset);
+  const start = query.start_time ? new Date(query.start_time) : undefined;
+  const { readDeploymentLogs } = await import("@/server/cluster/pod-logs");
+  let read;
+  try {
+    read = await readDeploymentLogs(kubeconfig, {
+      namespace,
+      deploymentId: deployment.id,
+      since: start,
+      // Reading back from now needs only the page unless filters thin it out.
+      tailLines: query.order === "desc" && !filtered ? query.limit : cap,
+      pod: query.pod,
+    });
+  } catch (error) {
+    throw new AppError(
+      "bad_gateway",
+      `Could not read the deployment's logs from the cluster: ${(error as Error).message}`,
+    );
+  }
+  const after = query.offset ? decodeCursor(query.offset) : null;
+  const end = query.end_time ? new Date(query.end_time).toISOString() : null;
+  const needle = query.query?.toLowerCase();
+  const lines = read.lines
+    .map((line) => ({ line, level: levelOf(line.text), message: messageOf(line.text) }))
+    .filter(({ line, level, message }) => {
+      if (after && (query.order === "asc" ? orderKey(line) <= after : orderKey(line) >= after))
+        return false;
+      if (end && line.key.slice(0, 23) > end.slice(0, 23)) return false;
+      if (query.level && level !== query.level) return false;
+      return !needle || message.toLowerCase().includes(needle);
+    })
+    .sort((a, b) =>
+      query.order === "asc"
+        ? orderKey(a.line).localeCompare(orderKey(b.line))
+        : orderKey(b.line).localeCompare(orderKey(a.line)),
+    );
+  const page = lines.slice(0, query.limit);
+  const last = page.at(-1);
+  // Ascending, more may be printed: a cursor after the last line. Descending: only if more.
+  const more = query.order === "asc" ? Boolean(last) : lines.length > query.limit;
+  return {
+    logs: page.map(({ line, level, message }) => ({
+      id: line.id,
+      timestamp: `${line.key.slice(0, 23)}Z`,
+      level,
+      message,
+      pod: line.pod,
+      container: line.container,
+      previous: line.previous,
+    })),
+    next_offset: more && last ? encodeCursor(last.line) : null,
+    pods: read.pods.map(({ name, component, revision, ready, restarts }) => ({
+      name,
+      component,
+      revision,
+      ready,
+      restarts,
+    })),
+    source: sourceWords(cap),
+  };
+}

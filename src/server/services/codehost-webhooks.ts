@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import type { SourceConfig, SourceRevisionConfig } from "@/schemas/deployments";
+import type { SourceRevisionConfig } from "@/schemas/deployments";
 import { pullRequestEvent } from "@/schemas/previews";
 import { pushEvent, type WebhookReceipt } from "@/schemas/webhooks";
 import { constantTimeEqual, decrypt, sha256Hex } from "@/server/crypto";
@@ -8,9 +8,8 @@ import { AppError, invalidField, notFound } from "@/server/errors";
 import { sameRepo } from "@/server/integrations/codehost/repo-url";
 import { parseJson, parseOrThrow } from "@/server/validation";
 import { recordAudit } from "./audit/record";
-import { lockDeploymentRow, lockedTransaction } from "./deployments/find";
-import { cutRevision } from "./deployments/revisions-cut";
-import { loadSecrets } from "./deployments/secrets";
+import { lockedTransaction } from "./deployments/find";
+import { cutRevisionAtCommit } from "./deployments/revisions-cut";
 import { receivePullRequest } from "./previews/pull-request";
 
 // Build on push: a signed push to a branch cuts a revision on every deployment of that
@@ -150,17 +149,7 @@ async function cutPushRevision(
   sha: string,
   organizationId: string,
 ): Promise<string> {
-  await lockDeploymentRow(tx, deploymentId);
-  const row = await tx.deployment.findUniqueOrThrow({ where: { id: deploymentId } });
-  const revision = await cutRevision(tx, row.id, {
-    source: row.source,
-    sourceConfig: row.sourceConfig as SourceConfig,
-    sourceRevisionConfig: {
-      ...(row.sourceRevisionConfig as SourceRevisionConfig),
-      repo_commit_sha: sha,
-    },
-    secrets: await loadSecrets(tx, row.id),
-  });
+  const { row, revision } = await cutRevisionAtCommit(tx, deploymentId, sha);
   await recordAudit(
     tx,
     { organizationId, workspaceId: row.workspaceId },

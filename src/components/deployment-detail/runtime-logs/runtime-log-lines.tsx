@@ -3,13 +3,9 @@
 import clsx from "clsx";
 import { useLayoutEffect, useRef, useState } from "react";
 import type { RuntimeLogEntry } from "@/schemas/runtime";
+import { logClock } from "@/components/ui/log-clock";
 
-const clock = new Intl.DateTimeFormat("en", {
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-  hour12: false,
-});
+const clock = logClock;
 
 const levelTone: Record<string, string> = {
   ERROR: "text-red-700 dark:text-red-300",

@@ -5,13 +5,9 @@ import { ArrowDown } from "lucide-react";
 import { useLayoutEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import type { RevisionLogLine } from "@/schemas/revision-logs";
+import { logClock } from "@/components/ui/log-clock";
 
-const clock = new Intl.DateTimeFormat("en", {
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-  hour12: false,
-});
+const clock = logClock;
 const full = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "long" });
 
 /** Within this many pixels of the bottom counts as "at the bottom" (following new lines). */

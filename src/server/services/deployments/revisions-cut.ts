@@ -3,7 +3,8 @@ import type { SourceConfig, SourceRevisionConfig } from "@/schemas/deployments";
 import type { DbClient } from "@/server/db";
 import { conflict } from "@/server/errors";
 import { enqueueRevisionStep } from "@/server/services/revisions/queue";
-import type { StoredSecret } from "./secrets";
+import { lockDeploymentRow } from "./find";
+import { loadSecrets, type StoredSecret } from "./secrets";
 import { asJson } from "./serialize";
 
 export interface RevisionSnapshot {
@@ -52,4 +53,23 @@ export async function cutRevision(tx: DbClient, deploymentId: string, snapshot: 
   });
   await enqueueRevisionStep(tx, { revisionId: revision.id });
   return revision;
+}
+
+/**
+ * A revision of the deployment's current configuration (and secrets) pinned to a commit: a push
+ * to its branch, or a pull request's new head for a preview. Locks the deployment's row first.
+ */
+export async function cutRevisionAtCommit(tx: DbClient, deploymentId: string, sha: string) {
+  await lockDeploymentRow(tx, deploymentId);
+  const row = await tx.deployment.findUniqueOrThrow({ where: { id: deploymentId } });
+  const revision = await cutRevision(tx, row.id, {
+    source: row.source,
+    sourceConfig: row.sourceConfig as SourceConfig,
+    sourceRevisionConfig: {
+      ...(row.sourceRevisionConfig as SourceRevisionConfig),
+      repo_commit_sha: sha,
+    },
+    secrets: await loadSecrets(tx, row.id),
+  });
+  return { row, revision };
 }

@@ -3,7 +3,7 @@ import type { PreviewOutcome, PreviewsConfig, PullRequestEvent } from "@/schemas
 import type { DbClient } from "@/server/db";
 import { recordAudit } from "../audit/record";
 import { lockDeploymentRow } from "../deployments/find";
-import { cutRevision } from "../deployments/revisions-cut";
+import { cutRevision, cutRevisionAtCommit } from "../deployments/revisions-cut";
 import { loadSecrets } from "../deployments/secrets";
 import { asJson } from "../deployments/serialize";
 import { enqueuePreviewStatus } from "../revisions/queue";
@@ -163,17 +163,7 @@ export async function openPreview(
 
 /** A revision of the preview's current configuration at the pull request's new head commit. */
 async function cutPreviewRevision(tx: DbClient, previewId: string, sha: string): Promise<string> {
-  await lockDeploymentRow(tx, previewId);
-  const row = await tx.deployment.findUniqueOrThrow({ where: { id: previewId } });
-  const revision = await cutRevision(tx, row.id, {
-    source: row.source,
-    sourceConfig: row.sourceConfig as SourceConfig,
-    sourceRevisionConfig: {
-      ...(row.sourceRevisionConfig as SourceRevisionConfig),
-      repo_commit_sha: sha,
-    },
-    secrets: await loadSecrets(tx, row.id),
-  });
+  const { revision } = await cutRevisionAtCommit(tx, previewId, sha);
   await enqueuePreviewStatus(tx, revision.id);
   return revision.id;
 }

@@ -45,7 +45,7 @@ export function PreviewsCard({ deployment: d }: { deployment: Deployment }) {
         description={
           enabled
             ? "Open a pull request into this deployment's branch: Hangar builds it into a preview of its own."
-            : "Previews are off: set source_config.previews (with build_on_push) to build every pull request."
+            : "Previews are off: turn on Preview deployments in this deployment's Settings (with Build on push) to build every pull request."
         }
       />
     );

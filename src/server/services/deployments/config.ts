@@ -28,7 +28,8 @@ export function mergeSourceConfig(
   const merged = { ...emptySourceConfig, ...current, ...defined(input) } as SourceConfig;
   merged.deployment_type ??= "dev";
   if (merged.resource_spec) merged.resource_spec = withDefaultLimits(merged.resource_spec);
-  if (merged.previews) merged.previews = withPreviewDefaults(merged.previews as PreviewsConfigInput);
+  if (merged.previews)
+    merged.previews = withPreviewDefaults(merged.previews as PreviewsConfigInput);
   return merged;
 }
 

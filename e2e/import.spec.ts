@@ -81,6 +81,17 @@ test("import a repository through the wizard and land on the new deployment", as
   await expect(value).toHaveAttribute("type", "text");
   await expect(value).toHaveValue("sk-wizard");
   await page.getByRole("button", { name: "Hide secret 1 value" }).click();
+  // Previews follow build on push; turned on here they take the API's defaults.
+  const buildOnPush = page.getByRole("checkbox", { name: "Build on push" });
+  const previews = page.getByRole("checkbox", { name: "Preview every pull request" });
+  await buildOnPush.uncheck();
+  await expect(previews).toBeDisabled();
+  await expect(page.getByText("Needs Build on push.")).toBeVisible();
+  await buildOnPush.check();
+  await previews.focus();
+  await page.keyboard.press("Space");
+  await expect(previews).toBeChecked();
+  await expect(page.getByText(/forks never get secrets/)).toBeVisible();
   await auditPage(page, "import-configure");
   await page.getByRole("button", { name: "Next: review" }).click();
 
@@ -92,6 +103,9 @@ test("import a repository through the wizard and land on the new deployment", as
   await expect(page.getByRole("complementary", { name: "Import summary" })).toContainText(
     "beta-labs/Eval-Harness",
   );
+  await expect(
+    page.getByText("On: at most 5 open, deleted after 72 h without a push, no secrets"),
+  ).toBeVisible();
   await auditPage(page, "import-review");
 
   // A branch or a graph config file that does not exist is caught before creating, on its field.
@@ -125,4 +139,7 @@ test("import a repository through the wizard and land on the new deployment", as
   await expect(page.getByText("Created eval-harness")).toBeVisible();
   await expect(page.getByRole("heading", { name: /eval-harness/ })).toBeVisible();
   await expect(page.getByText("beta-labs/Eval-Harness").first()).toBeVisible();
+  await expect(
+    page.getByText("On: at most 5 open, deleted after 72 h without a push, secrets none"),
+  ).toBeVisible();
 });

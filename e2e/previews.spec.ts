@@ -1,4 +1,6 @@
+import type { Page } from "@playwright/test";
 import { startCodehostServer, type CodehostServer } from "../testing/codehost-server";
+import { toast } from "./deployment-helpers";
 import { auditPage, expect, signIn, state, test } from "./fixtures";
 
 // Preview deployments in the dashboard (contract 5.6): a deployment lists its pull requests'
@@ -15,33 +17,40 @@ test.beforeAll(async () => {
 test.afterAll(() => host?.stop());
 test.beforeEach(async ({ page }) => signIn(page, state.admin));
 
-test("a deployment lists its previews, and the list filters them", async ({ page }) => {
+/** A code-host integration on this spec's host, its webhook registered there. */
+async function createIntegration(page: Page, name: string): Promise<string> {
   const integration = await page.request.post("/v1/integrations/codehost", {
-    data: {
-      name: "previews host",
-      api_base_url: host.url,
-      token: "codehost-dev-token",
-      webhook_secret: SECRET,
-    },
+    data: { name, api_base_url: host.url, token: "codehost-dev-token", webhook_secret: SECRET },
   });
   expect(integration.status(), await integration.text()).toBe(201);
   const integrationId = ((await integration.json()) as { id: string }).id;
   host.pulls.addWebhook(`${state.baseUrl}/v1/webhooks/codehost/${integrationId}`, SECRET);
+  return integrationId;
+}
+
+/** A code-host deployment of acme/support-bot's main branch. */
+async function createCodehostDeployment(page: Page, name: string, config: object) {
   const created = await page.request.post("/v2/deployments", {
     data: {
-      name: "preview-parent",
+      name,
       source: "codehost",
       source_config: {
-        integration_id: integrationId,
+        integration_id: await createIntegration(page, `${name} host`),
         repo_url: `${host.url}/acme/support-bot`,
-        build_on_push: true,
-        previews: { enabled: true, max_open: 3 },
+        ...config,
       },
       source_revision_config: { repo_ref: "main", graph_config_path: "langgraph.json" },
     },
   });
   expect(created.status(), await created.text()).toBe(201);
-  const parentId = ((await created.json()) as { id: string }).id;
+  return ((await created.json()) as { id: string }).id;
+}
+
+test("a deployment lists its previews, and the list filters them", async ({ page }) => {
+  const parentId = await createCodehostDeployment(page, "preview-parent", {
+    build_on_push: true,
+    previews: { enabled: true, max_open: 3 },
+  });
 
   // No pull request yet: the card says how to get a preview.
   await page.goto(`/deployments/${parentId}`);
@@ -113,4 +122,94 @@ test("a deployment lists its previews, and the list filters them", async ({ page
     .toBe(404);
   await page.goto(`/deployments/${parentId}`);
   await expect(page.getByText("No previews")).toBeVisible();
+});
+
+test("previews are turned on in the settings form, by keyboard, within the API's limits", async ({
+  page,
+}) => {
+  const id = await createCodehostDeployment(page, "preview-settings", { build_on_push: false });
+  const stored = async () => {
+    const res = await page.request.get(`/v2/deployments/${id}`);
+    return ((await res.json()) as { source_config: Record<string, unknown> }).source_config;
+  };
+  await page.goto(`/deployments/${id}/settings`);
+  const buildOnPush = page.getByRole("switch", { name: "Build on push" });
+  const previews = page.getByRole("switch", { name: "Preview deployments" });
+  const maxOpen = page.getByLabel("Maximum open previews");
+  const ttl = page.getByLabel("Delete after (hours without a push)");
+
+  // Off until build on push is on, and saying why; the defaults are shown.
+  await expect(previews).toBeDisabled();
+  await expect(page.getByText(/Needs Build on push: turn it on first/)).toBeVisible();
+  await expect(maxOpen).toHaveValue("5");
+  await expect(ttl).toHaveValue("72");
+  await expect(page.getByText(/A pull request from a fork never gets secrets/)).toBeVisible();
+
+  // Keyboard only: Space flips a switch, arrows pick a radio.
+  await buildOnPush.focus();
+  await page.keyboard.press("Space");
+  await expect(previews).toBeEnabled();
+  await page.keyboard.press("Tab");
+  await expect(previews).toBeFocused();
+  await page.keyboard.press("Space");
+  await expect(previews).toBeChecked();
+  await page.keyboard.press("Tab");
+  await expect(maxOpen).toBeFocused();
+  await page.keyboard.press("ControlOrMeta+a");
+  await page.keyboard.type("51");
+  await expect(maxOpen).toHaveValue("51");
+  await page.keyboard.press("Tab");
+  await expect(ttl).toBeFocused();
+  await page.keyboard.press("ControlOrMeta+a");
+  await page.keyboard.type("24");
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("radio", { name: /No secrets/ })).toBeFocused();
+  await page.keyboard.press("ArrowUp");
+  await expect(page.getByRole("radio", { name: /Copy this deployment's secrets/ })).toBeChecked();
+  await expect(page.getByRole("status").filter({ hasText: "Preview deployments" })).toContainText(
+    "will be saved without a new revision",
+  );
+
+  // Beyond the API's limit: the message, the field marked, nothing saved.
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(page.getByText("Maximum open previews is at most 50")).toBeVisible();
+  await expect(maxOpen).toHaveAttribute("aria-invalid", "true");
+  await auditPage(page, "deployment-settings-previews-invalid");
+  expect(await stored()).toMatchObject({ build_on_push: false, previews: null });
+
+  await maxOpen.fill("3");
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(toast(page, "Saved: no new revision")).toBeVisible();
+  await expect(page.getByText("No pending changes.")).toBeVisible();
+  expect(await stored()).toMatchObject({
+    build_on_push: true,
+    previews: { enabled: true, max_open: 3, ttl_hours: 24, secrets: "inherit" },
+  });
+
+  // Build on push off while previews are on: the API's rule, before any request.
+  await buildOnPush.uncheck();
+  await expect(page.getByText(/Build on push is off: turn it back on/)).toBeVisible();
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(
+    page.getByText("Previews need Build on push: turn it on to build pull requests"),
+  ).toBeVisible();
+  expect(await stored()).toMatchObject({ build_on_push: true });
+  await page.getByRole("button", { name: "Discard changes" }).click();
+
+  // Readable on a phone: nothing scrolls sideways at 390 px.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByText(/A pull request from a fork never gets secrets/)).toBeVisible();
+  const sideways = await page.evaluate(
+    () => document.scrollingElement!.scrollWidth - window.innerWidth,
+  );
+  expect(sideways).toBeLessThanOrEqual(0);
+  await page.setViewportSize({ width: 1280, height: 720 });
+
+  // The Source card shows what was saved.
+  await page.getByRole("link", { name: "Overview", exact: true }).click();
+  await expect(
+    page.getByText(
+      "On: at most 3 open, deleted after 24 h without a push, secrets inherited (never for forks)",
+    ),
+  ).toBeVisible();
 });

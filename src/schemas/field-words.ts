@@ -44,6 +44,7 @@ const configLabels: Record<string, string> = {
   integration_id: "Integration",
   repo_url: "Repository",
   build_on_push: "Build on push",
+  previews: "Preview deployments",
   custom_url: "Custom URL",
   listener_id: "Listener",
   listener_config: "Listener settings",
@@ -62,6 +63,14 @@ const configLabels: Record<string, string> = {
   tag_value_ids: "Tags",
   image_version: "Image version",
   provider_id: "Provider ID",
+};
+
+/** source_config.previews members (contract 5.6). */
+const previewLabels: Record<string, string> = {
+  enabled: "Preview deployments",
+  max_open: "Maximum open previews",
+  ttl_hours: "Lifetime without a push (hours)",
+  secrets: "Secrets for previews",
 };
 
 /** Splits a resource_spec key into its group prefix and field ("queue_cpu" -> queue_, cpu). */
@@ -102,6 +111,8 @@ export function fieldLabel(path: string | (string | number)[]): string {
   const spec = parts.indexOf("resource_spec");
   if (spec >= 0 && parts[spec + 1]) return resourceLabel(parts[spec + 1]!);
   if (spec >= 0) return "Resources";
+  const previews = parts.indexOf("previews");
+  if (previews >= 0) return previewLabels[parts[previews + 1] ?? ""] ?? "Preview deployments";
   if (parts[0] === "secrets" || parts[0] === "secret_references") {
     const what = parts[0] === "secrets" ? "Secret" : "Secret reference";
     return parts[2] === "value" ? `${what} value` : parts[2] ? `${what} name` : `${what}s`;
@@ -185,6 +196,14 @@ const rephrasings: [RegExp, (...m: string[]) => string][] = [
   ],
   [/^repo_url is at most 2048 bytes$/, () => "Repository URL is at most 2048 bytes"],
   [/^provider_id (starts with .*)$/, (_, rule) => `Provider ID ${rule}`],
+  [
+    /^(max_open|ttl_hours) (is|must) (.*)$/,
+    (_, field, verb, rest) => `${previewLabels[field!]} ${verb} ${rest}`,
+  ],
+  [
+    /^Previews need build_on_push/,
+    () => "Previews need Build on push: turn it on to build pull requests, or turn previews off",
+  ],
   [
     /^build_on_push cannot be enabled for a tag ref/,
     () => "Build on push needs a branch: a tag never moves",

@@ -6,6 +6,10 @@ import { timestamp, uuid } from "./common";
 
 export const PREVIEW_DEFAULTS = { max_open: 5, ttl_hours: 72, secrets: "none" } as const;
 
+/** Previews follow build_on_push: the API's 422 and the dashboard's form say it in these words. */
+export const PREVIEWS_NEED_BUILD_ON_PUSH =
+  "Previews need build_on_push: turn build_on_push on to build pull requests.";
+
 export const previewSecrets = z.enum(["inherit", "none"]).meta({
   id: "PreviewSecrets",
   description:

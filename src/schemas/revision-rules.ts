@@ -25,6 +25,7 @@ export const settingSourceConfigFields = [
   "custom_url",
   "listener_config",
   "template_id",
+  "previews",
 ] as const satisfies (keyof SourceConfig)[];
 
 type RevisionConfigField = (typeof revisionConfigFields)[number];

@@ -92,6 +92,70 @@ describe("source_config.previews", () => {
   });
 });
 
+describe("patching source_config.previews", () => {
+  it("turns previews on, changes and clears them without a new revision; needs build_on_push", async () => {
+    const parent = await createPreviewParent(tenant.keys.editor, host, integrationId, {
+      previews: { enabled: false },
+    });
+    expect(parent.source_config.previews).toMatchObject({ enabled: false });
+    const patch = (source_config: Record<string, unknown>, key = tenant.keys.editor) =>
+      api(`/v2/deployments/${parent.id}`, { key, method: "PATCH", body: { source_config } });
+
+    const on = await patch({ previews: { enabled: true, max_open: 7, secrets: "inherit" } });
+    expect(on.status, on.text).toBe(200);
+    expect(on.body.source_config.previews).toEqual({
+      enabled: true,
+      max_open: 7,
+      ttl_hours: 72,
+      secrets: "inherit",
+    });
+    expect(on.body.latest_revision_id).toBe(parent.latest_revision_id);
+
+    // The dashboard's door (tRPC), as the settings form sends it: the whole object.
+    const caller = createCaller({ db: testDb(), requestId: "trpc", actor: tenant.actors.editor });
+    const ttl = await caller.deployments.patch({
+      id: parent.id,
+      patch: {
+        source_config: { previews: { enabled: true, max_open: 7, ttl_hours: 24, secrets: "none" } },
+      },
+    });
+    expect(ttl.deployment.source_config.previews).toEqual({
+      enabled: true,
+      max_open: 7,
+      ttl_hours: 24,
+      secrets: "none",
+    });
+    await expect(
+      caller.deployments.patch({
+        id: parent.id,
+        patch: { source_config: { previews: { enabled: true, ttl_hours: 721 } } },
+      }),
+    ).rejects.toMatchObject({ code: "BAD_REQUEST" });
+
+    // build_on_push off while previews are on: refused on the previews field.
+    const off = await patch({ build_on_push: false });
+    expect(off.status).toBe(422);
+    expect(off.body.detail[0]).toMatchObject({
+      loc: ["body", "source_config", "previews", "enabled"],
+      type: "previews_need_build_on_push",
+    });
+    const bad = await patch({ previews: { enabled: true, max_open: 51 } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail[0].loc).toEqual(["body", "source_config", "previews", "max_open"]);
+    const viewer = await patch({ previews: { enabled: false } }, tenant.keys.viewer);
+    expect(viewer.status).toBe(403);
+    const elsewhere = await patch({ previews: { enabled: false } }, other.keys.admin);
+    expect(elsewhere.status).toBe(404);
+
+    const cleared = await patch({ previews: null });
+    expect(cleared.status, cleared.text).toBe(200);
+    expect(cleared.body.source_config.previews).toBeNull();
+    const read = await api(`/v2/deployments/${parent.id}`, { key: tenant.keys.viewer });
+    expect(read.body.source_config.previews).toBeNull();
+    expect(read.body.latest_revision_id).toBe(parent.latest_revision_id);
+  });
+});
+
 describe("pull_request deliveries (dry run)", () => {
   it("open creates a preview (parent's configuration, the head commit, no secrets), once per delivery", async () => {
     const parent = await createPreviewParent(tenant.keys.editor, host, integrationId, {

@@ -55,6 +55,11 @@ describe("the configure form", () => {
       graph_config_path: "langgraph.json",
     });
     const body = createDeploymentBody.parse(createBody(repo, config));
+    expect(body.source_config.previews).toBeUndefined();
+    const withPreviews = createDeploymentBody.parse(
+      createBody(repo, { ...config, previews: true }),
+    );
+    expect(withPreviews.source_config.previews).toEqual({ enabled: true });
     expect(body.source_config.resource_spec).toMatchObject({
       cpu: 1,
       memory_mb: 1024,
@@ -71,6 +76,7 @@ describe("the configure form", () => {
       issues({ ...base, deployment_type: "prod", resource_spec: { min_scale: 0, max_scale: 1 } }),
     ).toEqual(["resource_spec.min_scale"]);
     expect(issues({ ...base, repo_ref: "refs/tags/v1" })).toEqual(["build_on_push"]);
+    expect(issues({ ...base, build_on_push: false, previews: true })).toEqual(["previews"]);
     expect(issues({ ...base, resource_spec: { min_scale: 3, max_scale: 1 } })).toEqual([
       "resource_spec.max_scale",
     ]);

@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { StatusBadge } from "@/components/deployments-list/status-badge";
+import { useDeploymentChanges } from "@/components/deployments-list/use-deployment-changes";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { FolderGit2Icon } from "@/components/ui/icons";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -23,6 +24,7 @@ export function PreviewsCard({ deployment: d }: { deployment: Deployment }) {
     trpc.deployments.list.queryOptions({ parent_id: d.id, previews: "only", limit: "50" }),
   );
   const rows = list.data?.resources ?? [];
+  const { refetch } = list;
   let body;
   if (list.isError) {
     body = (
@@ -45,7 +47,7 @@ export function PreviewsCard({ deployment: d }: { deployment: Deployment }) {
         description={
           enabled
             ? "Open a pull request into this deployment's branch: Hangar builds it into a preview of its own."
-            : "Previews are off: set source_config.previews (with build_on_push) to build every pull request."
+            : "Previews are off: turn on Preview deployments in this deployment's Settings (with Build on push) to build every pull request."
         }
       />
     );
@@ -95,9 +97,21 @@ export function PreviewsCard({ deployment: d }: { deployment: Deployment }) {
             : "Pull request previews of this deployment."
         }
       />
-      <CardBody>{body}</CardBody>
+      <CardBody>
+        {(enabled || rows.length > 0) && <FollowPreviews onChange={refetch} />}
+        {body}
+      </CardBody>
     </Card>
   );
+}
+
+/**
+ * Previews are deployments of their own: their changes (a new preview, a revision that deploys,
+ * one deleted) come on the workspace's change stream, not on the parent's.
+ */
+function FollowPreviews({ onChange }: { onChange: () => void }) {
+  useDeploymentChanges(onChange);
+  return null;
 }
 
 /** On a preview's page: its pull request and the deployment it previews. */

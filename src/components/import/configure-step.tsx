@@ -7,13 +7,13 @@ import { FormField } from "@/components/ui/form-field";
 import { formResolver } from "@/components/ui/form-resolver";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
-import { useForm } from "react-hook-form";
+import { useForm, useWatch } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { useTRPC } from "@/trpc/react";
 import { ResourcesFields } from "./resources-fields";
 import { SecretsEditor } from "./secrets-editor";
-import { configureSchema, type ConfigureValues } from "./wizard-model";
+import { configureSchema, previewDefaultsText, type ConfigureValues } from "./wizard-model";
 
 export interface StepErrors {
   fields: Record<string, string>;
@@ -40,6 +40,8 @@ export function ConfigureStep({
     defaultValues: values,
   });
   const { errors, isSubmitting } = form.formState;
+  const buildOnPush = useWatch({ control: form.control, name: "build_on_push" });
+  const previews = useWatch({ control: form.control, name: "previews" });
 
   // Errors the API gave on create belong to these fields: show them where they are typed.
   useEffect(() => {
@@ -92,7 +94,19 @@ export function ConfigureStep({
         label="Build on push"
         hint="Cut a new revision whenever the branch moves."
         error={errors.build_on_push?.message}
-        {...form.register("build_on_push")}
+        {...form.register("build_on_push", { deps: ["previews"] })}
+      />
+      <CheckboxField
+        id="previews"
+        label="Preview every pull request"
+        hint={
+          buildOnPush
+            ? `Each pull request into this branch becomes a deployment of its own (${previewDefaultsText}; forks never get secrets). Change these later in Settings.`
+            : "Needs Build on push."
+        }
+        error={errors.previews?.message}
+        disabled={!buildOnPush && !previews}
+        {...form.register("previews")}
       />
       <ResourcesFields form={form} />
       <SecretsEditor form={form} />

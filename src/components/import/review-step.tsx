@@ -1,6 +1,6 @@
 import { DescriptionList, Mono } from "@/components/ui/description-list";
 import type { Repository } from "@/schemas/codehost-integrations";
-import { deploymentTypeLabels, type ConfigureValues } from "./wizard-model";
+import { deploymentTypeLabels, previewDefaultsText, type ConfigureValues } from "./wizard-model";
 
 /** Step 4: everything the create will send; secret values stay masked. */
 export function ReviewSummary({
@@ -29,6 +29,10 @@ export function ReviewSummary({
             { label: "Branch", value: <Mono>{config.repo_ref}</Mono> },
             { label: "Graph config path", value: <Mono>{config.graph_config_path}</Mono> },
             { label: "Build on push", value: config.build_on_push ? "Yes" : "No" },
+            {
+              label: "Pull request previews",
+              value: config.previews ? `On: ${previewDefaultsText}` : "Off",
+            },
           ]}
         />
       </section>

@@ -6,6 +6,7 @@ import {
   secretsInput,
   type CreateDeploymentInput,
 } from "@/schemas/deployments";
+import { PREVIEW_DEFAULTS, PREVIEWS_NEED_BUILD_ON_PUSH } from "@/schemas/previews";
 import { resourceSpec } from "@/schemas/resource-spec";
 
 // The wizard's data: what each step collects, its defaults, and the create body it becomes.
@@ -27,6 +28,8 @@ export const configureSchema = z
     graph_config_path: z.string().trim().min(1, "Enter the path of the graph config file"),
     deployment_type: deploymentType,
     build_on_push: z.boolean(),
+    /** Pull request previews with their defaults (contract 5.6); tuned later in Settings. */
+    previews: z.boolean(),
     secrets: secretsInput,
     resource_spec: resourceSpec,
   })
@@ -44,6 +47,9 @@ export const configureSchema = z
         path: ["build_on_push"],
         message: "A tag never moves: build on push needs a branch",
       });
+    }
+    if (v.previews && !v.build_on_push) {
+      ctx.addIssue({ code: "custom", path: ["previews"], message: PREVIEWS_NEED_BUILD_ON_PUSH });
     }
   });
 export type ConfigureValues = z.infer<typeof configureSchema>;
@@ -67,6 +73,7 @@ export function configureDefaults(repo: Repository): ConfigureValues {
     graph_config_path: "langgraph.json",
     deployment_type: "dev",
     build_on_push: true,
+    previews: false,
     secrets: [],
     resource_spec: { cpu: 1, memory_mb: 1024, min_scale: 1, max_scale: 1 },
   };
@@ -80,6 +87,7 @@ export function createBody(repo: Repository, config: ConfigureValues): CreateDep
       integration_id: repo.host_integration_id,
       repo_url: repo.url,
       build_on_push: config.build_on_push,
+      ...(config.previews ? { previews: { enabled: true } } : {}),
       deployment_type: config.deployment_type,
       resource_spec: config.resource_spec,
     },
@@ -98,8 +106,12 @@ export function configureFieldFor(path: string): keyof ConfigureValues | string 
   if (revision) return revision[1]!;
   const config = /^source_config\.(build_on_push|deployment_type|resource_spec(\..+)?)$/.exec(path);
   if (config) return config[1]!;
+  if (path.startsWith("source_config.previews")) return "previews";
   if (path.startsWith("secrets")) return path;
   return null;
 }
 
 export { deploymentTypeLabels } from "@/components/deployment-form/name-and-type-fields";
+
+/** What turning previews on in the wizard sets: the API's defaults. */
+export const previewDefaultsText = `at most ${PREVIEW_DEFAULTS.max_open} open, deleted after ${PREVIEW_DEFAULTS.ttl_hours} h without a push, no secrets`;

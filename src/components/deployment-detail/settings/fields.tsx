@@ -58,30 +58,42 @@ export function NumberField({
   label,
   step,
   placeholder,
+  hint,
 }: {
   name: string;
   label: ReactNode;
   step: number;
   placeholder?: string;
+  hint?: string;
 }) {
   const { register, error, id } = useField(name);
   return (
-    <FormField id={id} label={label} error={error}>
+    <FormField id={id} label={label} hint={hint} error={error}>
       <Input
         id={id}
         type="number"
-        inputMode="decimal"
+        inputMode={Number.isInteger(step) ? "numeric" : "decimal"}
         step={step}
         placeholder={placeholder}
         aria-invalid={!!error}
-        aria-describedby={describedBy(id, { error })}
+        aria-describedby={describedBy(id, { hint, error })}
         {...register(name, { setValueAs: toNumber } as RegisterOptions)}
       />
     </FormField>
   );
 }
 
-export function SwitchField({ name, label, hint }: { name: string; label: string; hint?: string }) {
+export function SwitchField({
+  name,
+  label,
+  hint,
+  disabled,
+}: {
+  name: string;
+  label: string;
+  hint?: string;
+  disabled?: boolean;
+}) {
   const { register, error, id } = useField(name);
   return (
     <div className="flex items-start justify-between gap-4">
@@ -106,6 +118,7 @@ export function SwitchField({ name, label, hint }: { name: string; label: string
         id={id}
         aria-invalid={!!error}
         aria-describedby={describedBy(id, { hint, error })}
+        disabled={disabled}
         {...register(name)}
       />
     </div>

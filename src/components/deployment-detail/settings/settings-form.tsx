@@ -17,6 +17,7 @@ import {
 } from "../use-patch-deployment";
 import { TextField, SwitchField } from "./fields";
 import { FixedFields } from "./fixed-fields";
+import { PreviewsFields } from "./previews-fields";
 import { ResourceFields } from "./resource-fields";
 import { SourceUpload } from "./source-upload";
 import {
@@ -123,6 +124,7 @@ export function SettingsForm({ baseline, canEdit, onSaved, onReload }: Deploymen
                   hint="Cut a revision whenever the branch moves. Not for tag refs."
                 />
               )}
+              {configAllowed(d, "previews") && !d.preview && <PreviewsFields />}
               {configAllowed(d, "listener_config") && (
                 <TextField
                   name="source_config.listener_config.k8s_namespace"

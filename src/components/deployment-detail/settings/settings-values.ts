@@ -12,6 +12,11 @@ import {
   settingChanges,
 } from "@/schemas/revision-rules";
 import { fieldLabel } from "@/schemas/field-words";
+import {
+  PREVIEW_DEFAULTS,
+  PREVIEWS_NEED_BUILD_ON_PUSH,
+  type PreviewsConfigInput,
+} from "@/schemas/previews";
 import { sourceAllows, sourceRules } from "@/schemas/source-rules";
 
 // The settings form: the API's own schemas, and the patch it sends (only what changed).
@@ -25,6 +30,7 @@ export const settingsSchema = z.object({
     resource_spec: true,
     listener_config: true,
     template_id: true,
+    previews: true,
   }),
   source_revision_config: sourceRevisionConfigInput,
 });
@@ -39,6 +45,13 @@ export function settingsSchemaFor(d: Deployment) {
     (f) => f.startsWith("source_revision_config.") || f === "source_config.template_id",
   );
   return settingsSchema.superRefine((values, ctx) => {
+    // The API's rule (contract 5.6), checked before saving: previews follow build_on_push.
+    if (values.source_config.previews?.enabled && !values.source_config.build_on_push)
+      ctx.addIssue({
+        code: "custom",
+        path: ["source_config", "previews", "enabled"],
+        message: PREVIEWS_NEED_BUILD_ON_PUSH,
+      });
     for (const field of required) {
       const [group, key] = field.split(".") as ["source_config" | "source_revision_config", string];
       if ((d[group] as Record<string, unknown>)[key] == null) continue;
@@ -61,6 +74,7 @@ const editableConfig = [
   "resource_spec",
   "listener_config",
   "template_id",
+  "previews",
 ] as const;
 type EditableConfigKey = (typeof editableConfig)[number];
 
@@ -85,6 +99,7 @@ export function toFormValues(d: Deployment): SettingsValues {
       resource_spec: c.resource_spec ?? {},
       listener_config: c.listener_config ?? { k8s_namespace: null },
       template_id: c.template_id,
+      previews: c.previews ?? { enabled: false, ...PREVIEW_DEFAULTS },
     },
     source_revision_config: Object.fromEntries(
       revisionConfigFields.map((key) => [key, d.source_revision_config[key]]),
@@ -92,13 +107,21 @@ export function toFormValues(d: Deployment): SettingsValues {
   };
 }
 
+/** Previews never set and still off are "not set": the form shows them with their defaults. */
+const previewsOf = (d: Deployment, value: unknown) => {
+  const previews = value as PreviewsConfigInput | null | undefined;
+  return previews && (previews.enabled || d.source_config.previews) ? previews : null;
+};
+
 /** The current and drafted values of what the form edits, normalized so equal means equal. */
 function compared(d: Deployment, values: SettingsValues) {
+  const normalize = (key: EditableConfigKey, value: unknown) =>
+    key === "build_on_push" ? !!value : key === "previews" ? previewsOf(d, value) : orNull(value);
   const pick = (config: Record<EditableConfigKey, unknown>) =>
     Object.fromEntries(
       editableConfig
         .filter((key) => configAllowed(d, key))
-        .map((key) => [key, key === "build_on_push" ? !!config[key] : orNull(config[key])]),
+        .map((key) => [key, normalize(key, config[key])]),
     ) as Partial<Deployment["source_config"]>;
   const revision = (config: Record<string, unknown>) =>
     Object.fromEntries(

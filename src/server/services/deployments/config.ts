@@ -4,7 +4,11 @@ import type {
   SourceRevisionConfig,
   SourceRevisionConfigInput,
 } from "@/schemas/deployments";
-import { withPreviewDefaults, type PreviewsConfigInput } from "@/schemas/previews";
+import {
+  PREVIEWS_NEED_BUILD_ON_PUSH,
+  withPreviewDefaults,
+  type PreviewsConfigInput,
+} from "@/schemas/previews";
 import { resourceGroups, withDefaultLimits, type ResourceSpec } from "@/schemas/resource-spec";
 import { badRequest, invalidField } from "@/server/errors";
 import { emptySourceConfig, emptySourceRevisionConfig } from "./serialize";
@@ -24,7 +28,8 @@ export function mergeSourceConfig(
   const merged = { ...emptySourceConfig, ...current, ...defined(input) } as SourceConfig;
   merged.deployment_type ??= "dev";
   if (merged.resource_spec) merged.resource_spec = withDefaultLimits(merged.resource_spec);
-  if (merged.previews) merged.previews = withPreviewDefaults(merged.previews as PreviewsConfigInput);
+  if (merged.previews)
+    merged.previews = withPreviewDefaults(merged.previews as PreviewsConfigInput);
   return merged;
 }
 
@@ -62,7 +67,7 @@ export function checkBuildOnPush(config: SourceConfig, revision: SourceRevisionC
   if (config.previews?.enabled && !config.build_on_push) {
     throw invalidField(
       ["body", "source_config", "previews", "enabled"],
-      "Previews need build_on_push: turn build_on_push on to build pull requests.",
+      PREVIEWS_NEED_BUILD_ON_PUSH,
       "previews_need_build_on_push",
     );
   }

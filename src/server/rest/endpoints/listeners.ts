@@ -168,7 +168,8 @@ export const listenerProtocolEndpoints = {
     response: listenerRuntimeAnswer,
     status: 200,
     errors: [404, 413, 415],
-  }),  claimLogRequests: defineEndpoint({
+  }),
+  claimLogRequests: defineEndpoint({
     method: "POST",
     path: "/v2/listener/log-requests",
     operationId: "claimListenerLogRequests",

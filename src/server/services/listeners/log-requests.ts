@@ -38,7 +38,9 @@ const offline = (listener: Listener) =>
   new AppError(
     "unavailable",
     `Listener ${listener.computeId} (${listener.id}) is offline (${
-      listener.lastSeenAt ? `last heard from ${listener.lastSeenAt.toISOString()}` : "never heard from"
+      listener.lastSeenAt
+        ? `last heard from ${listener.lastSeenAt.toISOString()}`
+        : "never heard from"
     }): its deployments' runtime logs are read by it, in its cluster, when it is running. Start the listener again (README, Self-hosted) and ask again.`,
   );
 
@@ -175,7 +177,13 @@ export async function answerLogRequest(
   requestId: string,
   input: AnswerLogRequestInput,
 ): Promise<{ request_id: string; accepted: true }> {
-  const { replica_id: _replica, ...answer } = input;
+  // Kept for the asker only: the lines, the pods, whether they were cut, or the reader's error.
+  const answer = {
+    lines: input.lines,
+    pods: input.pods,
+    truncated: input.truncated,
+    error: input.error ?? null,
+  };
   await db.$transaction(async (tx) => {
     const row = await tx.listenerLogRequest.findFirst({
       where: { id: requestId, listenerId: listener.id },

@@ -74,7 +74,7 @@ describe("runtime logs through a listener", () => {
     expect(new Set(errors.body.logs.map((l: Line) => l.level))).toEqual(new Set(["ERROR"]));
     const found = await logs(d.id, { query: "STARTUP" });
     expect(found.body.logs.every((l: Line) => l.message.includes("startup"))).toBe(true);
-    const pod = res.body.pods[0].name as string;
+    const pod = res.body.pods.find((p: { component: string }) => p.component === "server").name;
     const one = await logs(d.id, { pod });
     expect(new Set(one.body.logs.map((l: Line) => l.pod))).toEqual(new Set([pod]));
     const first = await logs(d.id, { limit: 1, order: "asc" });

@@ -7,7 +7,7 @@ import {
 } from "@/schemas/listener-logs";
 import { readDeploymentLogs, type PodLogLine } from "@/server/cluster/pod-logs";
 import { describeError, log } from "@/server/log";
-import type { ProtocolClient } from "./client";
+import { ProtocolError, type ProtocolClient } from "./client";
 
 // A listener serves its deployments' runtime logs (contract 14.3): it long-polls Hangar for log
 // requests and answers each with what its own cluster has, read by the same reader Hangar uses
@@ -86,8 +86,11 @@ export async function serveLogRequests(options: {
       requests = await client.claimLogRequests(replicaId, options.waitSeconds, signal);
     } catch (error) {
       if (signal.aborted) break;
-      log.warn("could not reach Hangar for log requests", describeError(error));
-      await new Promise((r) => setTimeout(r, 2_000));
+      // An older Hangar without the route asks for no logs: look again now and then, quietly.
+      const unsupported = error instanceof ProtocolError && error.status === 404;
+      if (unsupported) log.info("this Hangar asks for no logs (no log-requests route)");
+      else log.warn("could not reach Hangar for log requests", describeError(error));
+      await new Promise((r) => setTimeout(r, unsupported ? 60_000 : 2_000));
       continue;
     }
     for (const request of requests)

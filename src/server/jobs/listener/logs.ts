@@ -71,6 +71,12 @@ async function answerOne(
   });
 }
 
+const pause = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+  });
+
 /** Runs until `signal` aborts; requests are answered side by side with applying work. */
 export async function serveLogRequests(options: {
   kubeconfig: KubeConfig;
@@ -90,7 +96,7 @@ export async function serveLogRequests(options: {
       const unsupported = error instanceof ProtocolError && error.status === 404;
       if (unsupported) log.info("this Hangar asks for no logs (no log-requests route)");
       else log.warn("could not reach Hangar for log requests", describeError(error));
-      await new Promise((r) => setTimeout(r, unsupported ? 60_000 : 2_000));
+      await pause(unsupported ? 60_000 : 2_000, signal);
       continue;
     }
     for (const request of requests)

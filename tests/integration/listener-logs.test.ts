@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createCaller } from "../../src/server/api/root";
+import { env } from "../../src/env";
 import { waitFor, waitForRevision } from "../helpers/engine";
 import { testDb } from "../helpers/fixtures";
 import { listenerHarness } from "../helpers/listeners";
@@ -11,6 +12,10 @@ import { listenerHarness } from "../helpers/listeners";
 
 const db = testDb();
 const h = listenerHarness();
+// The dashboard's procedures run in this process: the server's idea of "offline" (3 s).
+beforeAll(() => {
+  env.HANGAR_LISTENER_OFFLINE_SECONDS = 3;
+});
 
 type Line = { id: string; message: string; level: string; pod: string; container: string };
 
@@ -127,6 +132,9 @@ describe("runtime logs through a listener", () => {
     );
     await expect(caller.runtime.logs({ deploymentId: d.id })).rejects.toMatchObject({
       code: "SERVICE_UNAVAILABLE",
+      message: expect.stringContaining(
+        `Listener ${listener.compute_id} (${listener.id}) is offline`,
+      ),
     });
   });
 

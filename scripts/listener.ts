@@ -7,7 +7,8 @@
 //   HANGAR_ROLLOUT_TIMEOUT_SECONDS (default 300), HANGAR_ROLLOUT_POLL_SECONDS (default 2),
 //   HANGAR_LISTENER_REPLICA_ID (default: host name + random); README, "Self-hosted"
 //   HANGAR_HEALTH_RESYNC_SECONDS (default 30): its live health watch judges everything again
-// It also watches its cluster's pods and Deployments of Hangar and reports their health.
+// It also watches its cluster's pods and Deployments of Hangar and reports their health, and
+// answers Hangar's runtime log requests with what its cluster has (only when asked).
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
@@ -15,6 +16,7 @@ import { KubeConfig } from "@kubernetes/client-node";
 import { DEFAULT_ROLLOUT, kubernetesDeployer } from "../src/server/jobs/drivers/kubernetes";
 import { protocolClient } from "../src/server/jobs/listener/client";
 import { startListenerHealth } from "../src/server/jobs/listener/health";
+import { serveLogRequests } from "../src/server/jobs/listener/logs";
 import { runListener } from "../src/server/jobs/listener/run";
 
 const { values } = parseArgs({
@@ -53,6 +55,13 @@ const health = startListenerHealth(kubeconfig, client, replicaId, {
   settleMs: 250,
   resyncMs: resyncSeconds > 0 ? resyncSeconds * 1000 : 30_000,
 });
+const logs = serveLogRequests({
+  kubeconfig,
+  client,
+  replicaId,
+  waitSeconds: 25,
+  signal: controller.signal,
+});
 await runListener({
   client,
   deployer,
@@ -62,4 +71,5 @@ await runListener({
   onDeployed: (id) => health.touch(id),
 });
 health.stop();
+await logs;
 process.exit(0);

@@ -107,6 +107,8 @@ const schema = z.object({
   HANGAR_LISTENER_POLL_SECONDS: z.coerce.number().int().min(1).max(60).default(25),
   /** How long a listener holds a revision's lease without renewing it. */
   HANGAR_LISTENER_LEASE_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** Runtime logs of a listener deployment: how long deploy_logs waits for the listener's answer. */
+  HANGAR_LISTENER_LOG_WAIT_SECONDS: z.coerce.number().int().min(1).max(60).default(10),
   /**
    * Hangar's container registry (README "Container registry"): the `host[:port]` clients push
    * to. Unset: no registry, so push-token answers 503.

@@ -1,3 +1,4 @@
+import type { AnswerLogRequestInput, ListenerLogRequest } from "@/schemas/listener-logs";
 import type { RuntimeObservation } from "@/schemas/runtime";
 import type {
   ListenerDeletionAnswer,
@@ -44,6 +45,14 @@ export interface ProtocolClient {
     deploymentId: string,
     report: { replica_id: string; observation: RuntimeObservation },
   ): Promise<{ deployment_id: string; status: string; changed: boolean }>;
+  /** Long-polls for runtime log reads Hangar asks of this cluster (listener/logs.ts). */
+  claimLogRequests(
+    replicaId: string,
+    waitSeconds: number,
+    signal?: AbortSignal,
+  ): Promise<ListenerLogRequest[]>;
+  /** Answers one (not retried: the asker waits only seconds). */
+  answerLogRequest(requestId: string, answer: AnswerLogRequestInput): Promise<unknown>;
 }
 
 const pause = (ms: number, signal?: AbortSignal) =>
@@ -116,6 +125,20 @@ export function protocolClient(baseUrl: string, token: string): ProtocolClient {
       ),
     reportRuntime: (deploymentId, report) =>
       retried(() => post(`/v2/listener/deployments/${deploymentId}/runtime`, report)),
+    async claimLogRequests(replicaId, waitSeconds, signal) {
+      const answer = await retried(
+        () =>
+          post<{ log_requests: ListenerLogRequest[] }>(
+            "/v2/listener/log-requests",
+            { replica_id: replicaId, wait_seconds: waitSeconds },
+            signal,
+          ),
+        signal,
+      );
+      return answer.log_requests;
+    },
+    answerLogRequest: (requestId, answer) =>
+      post(`/v2/listener/log-requests/${requestId}`, answer),
     reportDeletion: (deploymentId, report, signal) =>
       retried(
         () =>

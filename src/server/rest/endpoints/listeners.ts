@@ -21,6 +21,13 @@ import {
   listenerRuntimeTargets,
   listenerRuntimeTargetsBody,
 } from "@/schemas/runtime";
+import {
+  answerLogRequestBody,
+  answerLogRequestResponse,
+  claimLogRequestsAnswer,
+  claimLogRequestsBody,
+  listenerLogRequestParams,
+} from "@/schemas/listener-logs";
 import { defineEndpoint } from "../endpoint";
 
 const selfHosted =
@@ -161,5 +168,35 @@ export const listenerProtocolEndpoints = {
     response: listenerRuntimeAnswer,
     status: 200,
     errors: [404, 413, 415],
+  }),
+  claimLogRequests: defineEndpoint({
+    method: "POST",
+    path: "/v2/listener/log-requests",
+    operationId: "claimListenerLogRequests",
+    summary: "Long-poll for runtime log reads Hangar asks of this listener's cluster",
+    description:
+      "Answers at once with the waiting requests of this listener's deployments (taken by `replica_id`), or after `wait_seconds` with none. Read what each asks from the cluster and answer it at /v2/listener/log-requests/{request_id} before `expires_at`.",
+    tag: "Listener protocol",
+    auth: "listener",
+    longLived: true,
+    body: claimLogRequestsBody,
+    response: claimLogRequestsAnswer,
+    status: 200,
+    errors: [413, 415],
+  }),
+  answerLogRequest: defineEndpoint({
+    method: "POST",
+    path: "/v2/listener/log-requests/{request_id}",
+    operationId: "answerListenerLogRequest",
+    summary: "Answer a log request with the lines read from the cluster",
+    description:
+      "At most 20000 lines and 1 MiB (cut, keeping the end the request names, and set `truncated`); `error` when the cluster could not be read. 404 for a request not of this listener; 409 once it expired or was answered.",
+    tag: "Listener protocol",
+    auth: "listener",
+    params: listenerLogRequestParams,
+    body: answerLogRequestBody,
+    response: answerLogRequestResponse,
+    status: 200,
+    errors: [404, 409, 413, 415],
   }),
 };

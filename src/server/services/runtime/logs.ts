@@ -2,16 +2,18 @@ import { env } from "@/env";
 import type { RuntimeLogQuery, RuntimeLogs } from "@/schemas/runtime";
 import type { Actor } from "@/server/auth/actor";
 import { clusterKubeconfig } from "@/server/cluster/kubeconfig";
-import type { PodLogLine } from "@/server/cluster/pod-logs";
-import type { DbClient } from "@/server/db";
+import type { LogRead, PodLogLine, PodSummary } from "@/server/cluster/pod-logs";
+import type { Db } from "@/server/db";
 import { AppError, conflict, invalidField } from "@/server/errors";
 import { findDeployment } from "../deployments/find";
+import { readThroughListener } from "../listeners/log-requests";
 import { levelOf, messageOf } from "./log-level";
 
 // A deployment's runtime logs (contract 11, POST /v1/projects/{id}/deploy_logs): what its
 // agent server and queue workers print, read from the cluster when asked (pass-through: Hangar
 // stores none of it). As far back as the cluster keeps them: the current and previous run of
-// each container of each pod, up to HANGAR_RUNTIME_LOG_LINES lines of each per request.
+// each container of each pod, up to HANGAR_RUNTIME_LOG_LINES lines of each per request. A
+// deployment on a listener is read by the listener, in its cluster, when asked (14.3).
 
 export const sourceWords = (lines: number) =>
   `Read from the cluster when asked (Hangar keeps no copy): every replica's containers, current and previous run, as far back as the kubelet keeps them (by default 10 MiB per container), at most ${lines} lines per container per request.`;
@@ -28,8 +30,15 @@ function decodeCursor(offset: string): string {
 
 const orderKey = (line: PodLogLine) => `${line.key}|${line.id}`;
 
+const listenerWords = (computeId: string, lines: number) =>
+  `Read by listener ${computeId} from its own cluster when asked, and sent only then (Hangar keeps no copy): every replica's containers, current and previous run, as far back as the kubelet keeps them (by default 10 MiB per container), at most ${lines} lines per container and 1 MiB per request.`;
+
+type Reader = (
+  read: LogRead & { keep: "newest" | "oldest" },
+) => Promise<{ pods: PodSummary[]; lines: PodLogLine[]; truncated?: boolean }>;
+
 /** Where the deployment runs, or why nothing of it does (409 with the contract's words). */
-async function placeOf(db: DbClient, actor: Actor, deploymentId: string) {
+async function placeOf(db: Db, actor: Actor, deploymentId: string, signal?: AbortSignal) {
   const deployment = await findDeployment(db, actor, deploymentId);
   const nothing = (why: string) =>
     conflict(
@@ -40,13 +49,6 @@ async function placeOf(db: DbClient, actor: Actor, deploymentId: string) {
     throw nothing(
       "Hangar runs in dry run (no cluster is configured), so no agent server was started and there are no runtime logs.",
     );
-  if (deployment.listenerId)
-    throw nothing(
-      `it runs in the cluster of listener ${deployment.listenerId}, and this Hangar does not read logs through listeners yet.`,
-    );
-  const kubeconfig = clusterKubeconfig();
-  if (!kubeconfig)
-    throw nothing("this Hangar has no cluster configured any more (HANGAR_KUBECONFIG is unset).");
   const revision = await db.revision.findUniqueOrThrow({
     where: { id: deployment.activeRevisionId },
     select: { manifests: true },
@@ -57,37 +59,51 @@ async function placeOf(db: DbClient, actor: Actor, deploymentId: string) {
   }[];
   const namespace = objects.find((o) => o.kind === "Deployment")?.metadata?.namespace;
   if (!namespace) throw nothing("its active revision applied no workload.");
-  return { deployment, namespace, kubeconfig: await kubeconfig };
+  const cap = env.HANGAR_RUNTIME_LOG_LINES;
+  if (deployment.listenerId) {
+    const listener = await db.listener.findUniqueOrThrow({ where: { id: deployment.listenerId } });
+    const read: Reader = (r) => readThroughListener(db, listener, r, signal);
+    return { deployment, namespace, read, source: listenerWords(listener.computeId, cap) };
+  }
+  const pending = clusterKubeconfig();
+  if (!pending)
+    throw nothing("this Hangar has no cluster configured any more (HANGAR_KUBECONFIG is unset).");
+  const kubeconfig = await pending;
+  const { readDeploymentLogs } = await import("@/server/cluster/pod-logs");
+  const read: Reader = async (r) => {
+    try {
+      return await readDeploymentLogs(kubeconfig, r);
+    } catch (error) {
+      throw new AppError(
+        "bad_gateway",
+        `Could not read the deployment's logs from the cluster: ${(error as Error).message}`,
+      );
+    }
+  };
+  return { deployment, namespace, read, source: sourceWords(cap) };
 }
 
 /** The deployment's runtime logs, filtered and ordered as the deploy client asks. */
 export async function queryRuntimeLogs(
-  db: DbClient,
+  db: Db,
   actor: Actor,
   deploymentId: string,
   query: RuntimeLogQuery,
+  signal?: AbortSignal,
 ): Promise<RuntimeLogs> {
-  const { deployment, namespace, kubeconfig } = await placeOf(db, actor, deploymentId);
+  const place = await placeOf(db, actor, deploymentId, signal);
   const cap = env.HANGAR_RUNTIME_LOG_LINES;
   const filtered = Boolean(query.level || query.query || query.end_time || query.offset);
   const start = query.start_time ? new Date(query.start_time) : undefined;
-  const { readDeploymentLogs } = await import("@/server/cluster/pod-logs");
-  let read;
-  try {
-    read = await readDeploymentLogs(kubeconfig, {
-      namespace,
-      deploymentId: deployment.id,
-      since: start,
-      // Reading back from now needs only the page unless filters thin it out.
-      tailLines: query.order === "desc" && !filtered ? query.limit : cap,
-      pod: query.pod,
-    });
-  } catch (error) {
-    throw new AppError(
-      "bad_gateway",
-      `Could not read the deployment's logs from the cluster: ${(error as Error).message}`,
-    );
-  }
+  const read = await place.read({
+    namespace: place.namespace,
+    deploymentId: place.deployment.id,
+    since: start,
+    // Reading back from now needs only the page unless filters thin it out.
+    tailLines: query.order === "desc" && !filtered ? query.limit : cap,
+    pod: query.pod,
+    keep: query.order === "asc" ? "oldest" : "newest",
+  });
   const after = query.offset ? decodeCursor(query.offset) : null;
   const end = query.end_time ? new Date(query.end_time).toISOString() : null;
   const needle = query.query?.toLowerCase();
@@ -127,6 +143,8 @@ export async function queryRuntimeLogs(
       ready,
       restarts,
     })),
-    source: sourceWords(cap),
+    source: read.truncated
+      ? `${place.source} This answer was cut to 1 MiB (the ${query.order === "asc" ? "oldest" : "newest"} lines kept): ask for one pod or a narrower time.`
+      : place.source,
   };
 }

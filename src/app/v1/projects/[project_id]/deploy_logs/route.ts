@@ -3,7 +3,7 @@ import { methods, route } from "@/server/rest/route";
 import { queryRuntimeLogs } from "@/server/services/runtime/logs";
 
 export const { GET, POST, PATCH, PUT, DELETE } = methods({
-  POST: route(e.deploy, ({ db, actor, params, body }) =>
-    queryRuntimeLogs(db, actor, params.project_id, body),
+  POST: route(e.deploy, ({ db, actor, params, body, signal }) =>
+    queryRuntimeLogs(db, actor, params.project_id, body, signal),
   ),
 });

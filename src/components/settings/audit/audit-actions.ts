@@ -12,6 +12,7 @@ export const auditActionWords = {
   "codehost_integration.webhook_secret": "Changed a webhook secret",
   "deployment.create": "Created a deployment",
   "deployment.delete": "Deleted a deployment",
+  "deployment.health": "Health changed (from the cluster)",
   "deployment.preview_create": "Opened a pull request preview",
   "deployment.preview_delete": "Deleted a pull request preview",
   "deployment.preview_push": "Updated a pull request preview",

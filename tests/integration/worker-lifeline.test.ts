@@ -62,7 +62,11 @@ describe("a worker killed mid-build beside another worker", () => {
     expect((await liveWorkers()).map((w) => w.pid).sort()).toEqual(
       [first.process.pid, second.process.pid].sort(),
     );
-    const running = await db.workerJob.findMany({ include: { worker: true } });
+    // The held build (other queues' jobs, such as the preview sweep, come and go meanwhile).
+    const running = await db.workerJob.findMany({
+      where: { queue: QUEUES.build },
+      include: { worker: true },
+    });
     expect(running.map((j) => j.worker.pid)).toEqual([first.process.pid]);
 
     first.process.kill("SIGKILL");

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../../src/server/db";
-import { rescueOrphans } from "../../src/server/jobs/lifeline";
+import {
+  rescueOrphans,
+  rescueUnrecorded,
+  startLifeline,
+  UNRECORDED_GRACE_SECONDS,
+} from "../../src/server/jobs/lifeline";
 import { QUEUES, startBoss } from "../../src/server/services/revisions/queue";
 import { lockHeld } from "../../src/server/services/workers";
 import { createTestDatabase } from "../../testing/database";
@@ -121,6 +126,55 @@ describe("the lifeline's hand-back", () => {
         SELECT state::text, start_after <= now() AS due FROM pgboss.job WHERE id = ${jobId}::uuid`;
       expect(row).toEqual({ state: "retry", due: true });
     } finally {
+      await boss.stop({ graceful: false, wait: true });
+    }
+  });
+
+  it("takes a job no worker recorded within the grace, and a claim after that is refused", async () => {
+    await Promise.all(workers.map((w) => w.stop()));
+    const boss = await startBoss(database.url, { supervise: false, poolSize: 2 });
+    const lifeline = await startLifeline(database.url, { db, boss }, {
+      intervalMs: 3_600_000,
+      onLost: () => undefined,
+    });
+    try {
+      // The queue to itself (the test above left its job there).
+      await db.$executeRaw`DELETE FROM pgboss.job WHERE name = ${QUEUES.teardown}`;
+      const send = async () => {
+        const id = (await boss.send(QUEUES.teardown, { deploymentId: crypto.randomUUID() }))!;
+        const [job] = await boss.fetch(QUEUES.teardown, { includeMetadata: true });
+        expect(job!.id).toBe(id);
+        return job!;
+      };
+      const age = (id: string) => db.$executeRaw`
+        UPDATE pgboss.job SET started_on = now() - make_interval(secs => ${
+          UNRECORDED_GRACE_SECONDS + 5
+        }::int) WHERE id = ${id}::uuid`;
+      // Taken, never recorded (its worker killed in between), older than the grace: handed back.
+      const lost = await send();
+      await age(lost.id);
+      // Taken and recorded by a live worker (then aged alike): left alone.
+      const running = await send();
+      await lifeline.claim(running);
+      await age(running.id);
+      // Taken a moment ago, not recorded yet: within the grace, left alone.
+      const fresh = await send();
+
+      const rescued = await rescueUnrecorded({ db, boss });
+      expect(rescued.map((r) => r.jobId)).toEqual([lost.id]);
+      const states = await db.$queryRaw<{ id: string; state: string }[]>`
+        SELECT id::text, state::text FROM pgboss.job
+        WHERE id IN (${lost.id}::uuid, ${running.id}::uuid, ${fresh.id}::uuid)`;
+      expect(Object.fromEntries(states.map((r) => [r.id, r.state]))).toEqual({
+        [lost.id]: "retry",
+        [running.id]: "active",
+        [fresh.id]: "active",
+      });
+      // The worker that took the lost job, had it lived: its claim finds the job gone.
+      await expect(lifeline.claim(lost)).rejects.toThrow(/handed back before this worker/);
+      expect(await db.workerJob.count({ where: { jobId: lost.id } })).toBe(0);
+    } finally {
+      await lifeline.stop();
       await boss.stop({ graceful: false, wait: true });
     }
   });

@@ -21,8 +21,11 @@ const DEPLOY_STATUSES = new Set(["AWAITING_DEPLOY", "DEPLOYING"]);
 
 export interface Lifeline {
   workerId: string;
-  /** Records that this worker runs the job (before running it). */
-  claim(job: { id: string; name: string }): Promise<void>;
+  /**
+   * Records that this worker runs the job (before running it). Throws when the job was handed
+   * back meanwhile (it had stayed unrecorded too long): the worker must not run it then.
+   */
+  claim(job: { id: string; name: string; retryCount?: number }): Promise<void>;
   /** Stops the loop and removes the worker's registration (its jobs are finished or handed back). */
   stop(): Promise<void>;
 }
@@ -88,6 +91,7 @@ export async function startLifeline(
         [workerId],
       );
       await rescueOrphans(ctx);
+      await rescueUnrecorded(ctx);
     } catch (error) {
       if (!stopping) log.warn("worker lifeline round failed", describeError(error));
     }
@@ -107,12 +111,20 @@ export async function startLifeline(
   return {
     workerId,
     async claim(job) {
-      await query(
-        `INSERT INTO worker_jobs (job_id, queue, worker_id) VALUES ($1, $2, $3)
+      // Only while the job is still this run of it (active, the retry count it was fetched
+      // with): the row lock waits for a lifeline handing it back, and then finds it gone.
+      const claimed = await query(
+        `INSERT INTO worker_jobs (job_id, queue, worker_id)
+         SELECT $1, $2, $3 FROM pgboss.job j
+         WHERE j.name = $2 AND j.id = $1 AND j.state = 'active'
+           AND ($4::int IS NULL OR j.retry_count = $4::int)
+         FOR SHARE OF j
          ON CONFLICT (job_id) DO UPDATE
            SET queue = excluded.queue, worker_id = excluded.worker_id, started_at = now()`,
-        [job.id, job.name, workerId],
+        [job.id, job.name, workerId, job.retryCount ?? null],
       );
+      if (claimed.rowCount === 0)
+        throw new Error(`job ${job.id} was handed back before this worker recorded it`);
     },
     async stop() {
       stopping = true;
@@ -148,39 +160,89 @@ export async function rescueOrphans(ctx: { db: Db; boss: PgBoss }): Promise<Resc
       FOR UPDATE OF j`;
     for (const orphan of orphans) {
       const worker = dead.find((w) => w.id === orphan.worker_id)!;
-      const reason = `worker ${worker.pid} on ${worker.host} stopped while running it`;
-      await ctx.boss.fail(
-        orphan.queue,
-        orphan.job_id,
-        { message: reason },
-        {
-          db: inTransaction(tx),
-        },
-      );
-      // Retried at once rather than after the queue's retry delay.
-      await tx.$executeRaw`
-        UPDATE pgboss.job SET start_after = now()
-        WHERE name = ${orphan.queue} AND id = ${orphan.job_id}::uuid AND state = 'retry'`;
-      await jobWake.notify(tx, orphan.queue);
-      const revisionId = orphan.queue === QUEUES.teardown ? undefined : orphan.data.revisionId;
-      if (revisionId)
-        await logStep(
-          tx,
-          revisionId,
-          (status) =>
-            `Resumed after its worker stopped: worker ${worker.pid} on ${worker.host} ended ` +
-            `during ${status}; another worker takes the step over now.`,
-        );
-      log.warn("job handed back: its worker stopped", {
-        job_id: orphan.job_id,
-        queue: orphan.queue,
-        worker_pid: worker.pid,
-        worker_host: worker.host,
-        ...(revisionId ? { revision_id: revisionId } : {}),
+      await handBack(ctx, tx, orphan, {
+        reason: `worker ${worker.pid} on ${worker.host} stopped while running it`,
+        line: (status) =>
+          `Resumed after its worker stopped: worker ${worker.pid} on ${worker.host} ended ` +
+          `during ${status}; another worker takes the step over now.`,
+        logged: { worker_pid: worker.pid, worker_host: worker.host },
       });
     }
     await tx.$executeRaw`DELETE FROM workers WHERE id = ANY(${ids}::uuid[])`;
     return orphans.map((o) => ({ jobId: o.job_id, queue: o.queue, workerId: o.worker_id }));
+  });
+}
+
+/** Jobs a worker records before it runs them (the others are short and left to expiry). */
+const RECORDED_QUEUES: string[] = [QUEUES.revisionStep, QUEUES.build, QUEUES.teardown];
+
+/** How long an active job may stay unrecorded before it counts as its worker's loss. */
+export const UNRECORDED_GRACE_SECONDS = 30;
+
+/**
+ * Hands back active jobs that no worker recorded within the grace: a worker killed between
+ * taking a job and recording it (a few milliseconds, but a whole machine's kill can land there).
+ * A claim arriving meanwhile waits for this transaction's row lock and then finds the job gone,
+ * so its worker does not run it; a claim that committed while this one waited is seen by the
+ * second look.
+ */
+export async function rescueUnrecorded(
+  ctx: { db: Db; boss: PgBoss },
+  graceSeconds = UNRECORDED_GRACE_SECONDS,
+): Promise<Rescued[]> {
+  return ctx.db.$transaction(async (tx) => {
+    const candidates = await tx.$queryRaw<
+      { job_id: string; queue: string; data: { revisionId?: string } }[]
+    >`
+      SELECT j.id::text AS job_id, j.name AS queue, j.data FROM pgboss.job j
+      WHERE j.name = ANY(${RECORDED_QUEUES}::text[]) AND j.state = 'active'
+        AND j.started_on < now() - make_interval(secs => ${graceSeconds}::int)
+        AND NOT EXISTS (SELECT 1 FROM worker_jobs wj
+                        WHERE wj.job_id = j.id AND wj.started_at >= j.started_on)
+      FOR UPDATE OF j SKIP LOCKED`;
+    if (candidates.length === 0) return [];
+    const recorded = new Set(
+      (
+        await tx.$queryRaw<{ job_id: string }[]>`
+          SELECT wj.job_id::text FROM worker_jobs wj
+          JOIN pgboss.job j ON j.name = wj.queue AND j.id = wj.job_id
+          WHERE wj.job_id = ANY(${candidates.map((c) => c.job_id)}::uuid[])
+            AND wj.started_at >= j.started_on`
+      ).map((r) => r.job_id),
+    );
+    const lost = candidates.filter((c) => !recorded.has(c.job_id));
+    for (const job of lost)
+      await handBack(ctx, tx, job, {
+        reason: "its worker stopped before it recorded the job",
+        line: (status) =>
+          `Resumed after its worker stopped: the worker that took the step (during ${status}) ` +
+          `stopped before it recorded it; another worker takes the step over now.`,
+        logged: {},
+      });
+    return lost.map((j) => ({ jobId: j.job_id, queue: j.queue, workerId: "" }));
+  });
+}
+
+/** One job back to the queue, due at once, with a line in its revision's log. */
+async function handBack(
+  ctx: { boss: PgBoss },
+  tx: DbClient,
+  job: { job_id: string; queue: string; data: { revisionId?: string } },
+  how: { reason: string; line: (status: string) => string; logged: Record<string, unknown> },
+) {
+  await ctx.boss.fail(job.queue, job.job_id, { message: how.reason }, { db: inTransaction(tx) });
+  // Retried at once rather than after the queue's retry delay.
+  await tx.$executeRaw`
+    UPDATE pgboss.job SET start_after = now()
+    WHERE name = ${job.queue} AND id = ${job.job_id}::uuid AND state = 'retry'`;
+  await jobWake.notify(tx, job.queue);
+  const revisionId = job.queue === QUEUES.teardown ? undefined : job.data.revisionId;
+  if (revisionId) await logStep(tx, revisionId, how.line);
+  log.warn("job handed back: its worker stopped", {
+    job_id: job.job_id,
+    queue: job.queue,
+    ...how.logged,
+    ...(revisionId ? { revision_id: revisionId } : {}),
   });
 }
 

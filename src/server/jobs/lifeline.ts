@@ -177,7 +177,7 @@ export async function rescueOrphans(ctx: { db: Db; boss: PgBoss }): Promise<Resc
 const RECORDED_QUEUES: string[] = [QUEUES.revisionStep, QUEUES.build, QUEUES.teardown];
 
 /** How long an active job may stay unrecorded before it counts as its worker's loss. */
-export const UNRECORDED_GRACE_SECONDS = 30;
+export const UNRECORDED_GRACE_SECONDS = 10;
 
 /**
  * Hands back active jobs that no worker recorded within the grace: a worker killed between

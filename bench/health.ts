@@ -13,7 +13,7 @@ import { startFakeKubeApi } from "../testing/fake-kube-api";
 import { startServer, startWorkerProcess, testSecrets } from "../testing/server";
 import { ensurePostgres } from "../testing/services";
 import { cpuMeter } from "./cpu";
-import { benchWorkspace } from "./workspace";
+import { benchViewerKey, benchWorkspace } from "./workspace";
 
 const COUNT = Number(process.env.BENCH_DEPLOYMENTS ?? 200);
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 20);
@@ -22,7 +22,6 @@ const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 40);
 process.env.HANGAR_ENCRYPTION_KEY ??= testSecrets.HANGAR_ENCRYPTION_KEY;
 const { createDb } = await import("../src/server/db");
 const { createDeployment } = await import("../src/server/services/deployments/create");
-const { generateApiKey } = await import("../src/server/auth/api-keys");
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (values: number[], p: number) =>
@@ -43,26 +42,8 @@ const worker = await startWorkerProcess({
 const server = await startServer({ ...own, HANGAR_RATELIMIT_ENABLED: "false" });
 
 try {
-  const { org, ws, actor } = await benchWorkspace(db, `health-${Date.now()}`);
-  const user = await db.user.create({
-    data: { email: `bench-${ws.id}@example.test`, name: "bench" },
-  });
-  await db.membership.create({ data: { userId: user.id, workspaceId: ws.id, role: "viewer" } });
-  const key = generateApiKey();
-  await db.apiKey.create({
-    data: {
-      organizationId: org.id,
-      workspaceId: ws.id,
-      name: "bench",
-      kind: "personal",
-      role: "viewer",
-      orgRole: "member",
-      prefix: key.prefix,
-      keyHash: key.hash,
-      createdById: user.id,
-    },
-  });
-  const headers = { "x-api-key": key.key };
+  const { ws, actor } = await benchWorkspace(db, `health-${Date.now()}`);
+  const headers = await benchViewerKey(db, ws);
 
   // The dashboard's event stream: every change of the workspace, as it arrives.
   const changes: { id: string; at: number }[] = [];

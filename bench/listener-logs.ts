@@ -9,7 +9,7 @@ import { startFakeKubeApi } from "../testing/fake-kube-api";
 import { startListenerProcess } from "../testing/listener";
 import { startServer, startWorkerProcess, testSecrets } from "../testing/server";
 import { ensurePostgres } from "../testing/services";
-import { benchWorkspace } from "./workspace";
+import { benchViewerKey, benchWorkspace } from "./workspace";
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 60);
 const LINES = Number(process.env.BENCH_LINES ?? 200);
@@ -19,7 +19,6 @@ process.env.HANGAR_MODE = "self_hosted";
 const { createDb } = await import("../src/server/db");
 const { createDeployment } = await import("../src/server/services/deployments/create");
 const { createListener } = await import("../src/server/services/listeners/manage");
-const { generateApiKey } = await import("../src/server/auth/api-keys");
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (values: number[], p: number) =>
@@ -41,25 +40,8 @@ const server = await startServer({ ...own, HANGAR_RATELIMIT_ENABLED: "false" });
 let listenerProcess: Awaited<ReturnType<typeof startListenerProcess>> | null = null;
 
 try {
-  const { org, ws, actor } = await benchWorkspace(db, `listener-logs-${Date.now()}`);
-  const user = await db.user.create({
-    data: { email: `bench-${ws.id}@example.test`, name: "bench" },
-  });
-  await db.membership.create({ data: { userId: user.id, workspaceId: ws.id, role: "viewer" } });
-  const key = generateApiKey();
-  await db.apiKey.create({
-    data: {
-      organizationId: org.id,
-      workspaceId: ws.id,
-      name: "bench",
-      kind: "personal",
-      role: "viewer",
-      orgRole: "member",
-      prefix: key.prefix,
-      keyHash: key.hash,
-      createdById: user.id,
-    },
-  });
+  const { ws, actor } = await benchWorkspace(db, `listener-logs-${Date.now()}`);
+  const headers = await benchViewerKey(db, ws);
   const listener = await createListener(
     db,
     { ...actor, role: "admin" },
@@ -99,7 +81,7 @@ try {
     const started = performance.now();
     const res = await fetch(`${server.url}/v1/projects/${id}/deploy_logs`, {
       method: "POST",
-      headers: { "x-api-key": key.key, "content-type": "application/json" },
+      headers: { ...headers, "content-type": "application/json" },
       body: JSON.stringify({ limit: 100, order: "desc" }),
     });
     const body = (await res.json()) as { logs?: unknown[] };

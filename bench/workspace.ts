@@ -17,3 +17,28 @@ export async function benchWorkspace(db: Db, name: string) {
   };
   return { org, ws, actor };
 }
+
+/** A viewer member of the bench workspace and a personal API key of theirs, for HTTP reads. */
+export async function benchViewerKey(db: Db, ws: { id: string; organizationId: string }) {
+  const user = await db.user.create({
+    data: { email: `bench-${ws.id}@example.test`, name: "bench" },
+  });
+  await db.membership.create({ data: { userId: user.id, workspaceId: ws.id, role: "viewer" } });
+  // Imported when called: a benchmark sets its environment before the app's modules load.
+  const { generateApiKey } = await import("../src/server/auth/api-keys");
+  const key = generateApiKey();
+  await db.apiKey.create({
+    data: {
+      organizationId: ws.organizationId,
+      workspaceId: ws.id,
+      name: "bench",
+      kind: "personal",
+      role: "viewer",
+      orgRole: "member",
+      prefix: key.prefix,
+      keyHash: key.hash,
+      createdById: user.id,
+    },
+  });
+  return { "x-api-key": key.key };
+}

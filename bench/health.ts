@@ -13,6 +13,7 @@ import { startFakeKubeApi } from "../testing/fake-kube-api";
 import { startServer, startWorkerProcess, testSecrets } from "../testing/server";
 import { ensurePostgres } from "../testing/services";
 import { cpuMeter } from "./cpu";
+import { percentileOf } from "./http-load";
 import { benchViewerKey, benchWorkspace } from "./workspace";
 
 const COUNT = Number(process.env.BENCH_DEPLOYMENTS ?? 200);
@@ -24,10 +25,7 @@ const { createDb } = await import("../src/server/db");
 const { createDeployment } = await import("../src/server/services/deployments/create");
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const pct = (values: number[], p: number) =>
-  [...values].sort((a, b) => a - b)[
-    Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)
-  ]!;
+const pct = percentileOf;
 
 await ensurePostgres();
 const database = await createTestDatabase("hangar_bench_health");

@@ -18,6 +18,12 @@ export interface LoadResult {
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
+/** The nearest-rank percentile of unsorted samples (the samples are left as they are). */
+export const percentileOf = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[
+    Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)
+  ]!;
+
 export function summary(
   unsorted: number[],
   seconds: number,

@@ -9,6 +9,7 @@ import { startFakeKubeApi } from "../testing/fake-kube-api";
 import { startListenerProcess } from "../testing/listener";
 import { startServer, startWorkerProcess, testSecrets } from "../testing/server";
 import { ensurePostgres } from "../testing/services";
+import { percentileOf } from "./http-load";
 import { benchViewerKey, benchWorkspace } from "./workspace";
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 60);
@@ -21,10 +22,7 @@ const { createDeployment } = await import("../src/server/services/deployments/cr
 const { createListener } = await import("../src/server/services/listeners/manage");
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const pct = (values: number[], p: number) =>
-  [...values].sort((a, b) => a - b)[
-    Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)
-  ]!;
+const pct = percentileOf;
 
 await ensurePostgres();
 const database = await createTestDatabase("hangar_bench_listener_logs");

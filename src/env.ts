@@ -1,8 +1,15 @@
 import { z } from "zod";
 import { bootstrapApiKey } from "@/lib/bootstrap-key";
 import { parseImageReference } from "@/lib/image-reference";
+import { parseByteQuantity } from "@/lib/quantity";
 
 // Every environment variable Hangar reads, parsed once. The README's configuration table lists them.
+
+/** A size as Kubernetes writes it ("512Mi", "4Gi"), kept as written. */
+const byteQuantity = z.string().refine((value) => parseByteQuantity(value) !== null, {
+  message: 'a size such as "512Mi", "4Gi" or a number of bytes',
+});
+
 const schema = z.object({
   DATABASE_URL: z.string().optional(),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -84,6 +91,22 @@ const schema = z.object({
   HANGAR_BUILD_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(72_000).default(1800),
   /** Builds one worker process runs at once, beside HANGAR_WORKER_CONCURRENCY's other steps. */
   HANGAR_BUILD_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
+  /** Builds of one workspace running at once across every worker (fair queueing, README "Builds"). */
+  HANGAR_BUILD_WORKSPACE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  /** CPUs one build may use (a cgroup's quota locally, the build pod's limit in a cluster). */
+  HANGAR_BUILD_CPUS: z.coerce.number().min(0.1).max(256).default(2),
+  /** Memory one build may use, as Kubernetes writes it ("4Gi"). */
+  HANGAR_BUILD_MEMORY: byteQuantity.default("4Gi"),
+  /** Disk one build may write (its layers, its working container, its files): "20Gi". */
+  HANGAR_BUILD_DISK: byteQuantity.default("20Gi"),
+  /** Processes (and threads) one build may hold at once. */
+  HANGAR_BUILD_PROCESSES: z.coerce.number().int().min(32).max(1_000_000).default(1024),
+  /**
+   * Where a build's steps may connect (through the build's egress proxy): `public` (any public
+   * address, the outbound address policy), `none`, or a list of host[:port]/CIDR entries, with
+   * `public` among them to add the public internet (README "Builds").
+   */
+  HANGAR_BUILD_EGRESS: z.string().default("public"),
   /** The FROM of every build (overrides the graph config's base_image). */
   HANGAR_BUILD_BASE_IMAGE: z
     .string()

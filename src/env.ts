@@ -107,6 +107,8 @@ const schema = z.object({
    * `public` among them to add the public internet (README "Builds").
    */
   HANGAR_BUILD_EGRESS: z.string().default("public"),
+  /** A delegated cgroup v2 folder the local builder makes each build's group in (README "Builds"). */
+  HANGAR_BUILD_CGROUP: z.string().min(1).optional(),
   /** The FROM of every build (overrides the graph config's base_image). */
   HANGAR_BUILD_BASE_IMAGE: z
     .string()

@@ -34,7 +34,37 @@ export interface BuildStack {
   baseImage: string;
   kube: FakeKubeApi;
   worker: RunningWorker;
+  /** Another tenant, with a base image of its own in its workspace's namespace. */
+  addTenant(): Promise<{ tenant: Tenant; baseImage: string }>;
   stop(): Promise<void>;
+}
+
+/** Pushes the test base image into `tenant`'s namespace as a client does; its repository. */
+async function pushTenantBase(baseUrl: string, tenant: Tenant): Promise<string> {
+  const base = await api("/v2/deployments", {
+    key: tenant.keys.editor,
+    baseUrl,
+    method: "POST",
+    body: {
+      name: "langgraph-base",
+      source: "internal_container",
+      source_config: { deployment_type: "dev" },
+      source_revision_config: {},
+    },
+  });
+  if (base.status !== 201) throw new Error(`base deployment: ${base.text}`);
+  const token = await api(`/v2/deployments/${base.body.id}/push-token`, {
+    key: tenant.keys.editor,
+    baseUrl,
+    method: "POST",
+  });
+  if (token.status !== 200) throw new Error(`push token: ${token.text}`);
+  const baseImage = `${token.body.registry_url}/langgraph-base`;
+  pushBaseImage(`${baseImage}:3.11`, { user: "oauth2accesstoken", password: token.body.token });
+  // The push blocked this process: let the sockets the server closed meanwhile be seen as
+  // closed, so the next request opens a new connection instead of reusing a dead one.
+  await new Promise((resolve) => setImmediate(resolve));
+  return baseImage;
 }
 
 export async function startBuildStack(workerEnv: Record<string, string>): Promise<BuildStack> {
@@ -84,26 +114,7 @@ export async function startBuildStack(workerEnv: Record<string, string>): Promis
     const tenant = await createTenant(db);
 
     // The base image lives in a repository of the tenant's workspace, pushed as a client does.
-    const base = await api("/v2/deployments", {
-      key: tenant.keys.editor,
-      baseUrl: server.url,
-      method: "POST",
-      body: {
-        name: "langgraph-base",
-        source: "internal_container",
-        source_config: { deployment_type: "dev" },
-        source_revision_config: {},
-      },
-    });
-    if (base.status !== 201) throw new Error(`base deployment: ${base.text}`);
-    const token = await api(`/v2/deployments/${base.body.id}/push-token`, {
-      key: tenant.keys.editor,
-      baseUrl: server.url,
-      method: "POST",
-    });
-    if (token.status !== 200) throw new Error(`push token: ${token.text}`);
-    const baseImage = `${token.body.registry_url}/langgraph-base`;
-    pushBaseImage(`${baseImage}:3.11`, { user: "oauth2accesstoken", password: token.body.token });
+    const baseImage = await pushTenantBase(server.url, tenant);
 
     return {
       db,
@@ -114,6 +125,10 @@ export async function startBuildStack(workerEnv: Record<string, string>): Promis
       baseImage,
       kube,
       worker,
+      async addTenant() {
+        const other = await createTenant(db);
+        return { tenant: other, baseImage: await pushTenantBase(server.url, other) };
+      },
       stop,
     };
   } catch (error) {

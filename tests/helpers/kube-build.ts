@@ -10,6 +10,7 @@ export const PUSH_TOKEN = "hgp_build_push_token_very_secret";
 export const TARGET: ImageTarget = {
   registry: "registry.hangar.test:5000",
   repository: "0196f1c2-0000-7000-8000-aabbccddeeff/support-agent",
+  workspace: "0196f1c2-0000-7000-8000-aabbccddeeff",
   tag: "rev-3",
   insecure: false,
   credentials: { username: "oauth2accesstoken", password: PUSH_TOKEN },

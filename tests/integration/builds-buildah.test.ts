@@ -1,17 +1,13 @@
-import { spawnSync } from "node:child_process";
-import { randomUUID } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueBuildToken } from "../../src/server/services/registry/push-tokens";
 import { branchSha, DEFAULT_TOKEN, startCodehostServer } from "../../testing/codehost-server";
 import { startBuildStack, type BuildStack } from "../helpers/build-stack";
-import { copyImage, groupMembers, processesWith } from "../helpers/built-images";
-import { waitFor, waitForRevision } from "../helpers/engine";
+import { copyImage, processesWith } from "../helpers/built-images";
+import { waitFor } from "../helpers/engine";
 import { api } from "../helpers/http";
-import { tarGz, type TarEntry } from "../helpers/tarball";
-import { buildUpload, createForUpload, issueUploadUrl, putUpload } from "../helpers/uploads";
+import { pythonProject, stackBuilds } from "../helpers/stack-builds";
+import type { TarEntry } from "../helpers/tarball";
+import { createForUpload } from "../helpers/uploads";
 
 // Real builds: the deploy client's remote build, and a code-host repository, against a worker
 // with HANGAR_BUILDER=buildah, Hangar's registry (a real one) and the fake Kubernetes API. The
@@ -33,57 +29,34 @@ beforeAll(async () => {
 }, 240_000);
 afterAll(() => stack?.stop());
 
-const project = () => [
-  {
-    path: "langgraph.json",
-    content: JSON.stringify({
-      graphs: { agent: "./agent/graph.py:graph" },
-      dependencies: ["."],
-      python_version: "3.11",
-      base_image: stack.baseImage,
-      env: ".env",
-    }),
-  },
-  { path: "agent/graph.py", content: "graph = 'built by hangar'\n" },
-  { path: ".env", content: `OPENAI_API_KEY=${SECRET}\n` },
-];
+const project = () =>
+  pythonProject(
+    stack.baseImage,
+    "graph = 'built by hangar'\n",
+    [{ path: ".env", content: `OPENAI_API_KEY=${SECRET}\n` }],
+    { env: ".env" },
+  );
 
 const key = () => stack.tenant.keys.editor;
+const builds = stackBuilds(() => stack);
+const { buildLog, finished } = builds;
 
 /** The project as a code host serves it: path -> content. */
-const files = (entries: { path: string; content: string }[]) =>
-  Object.fromEntries(entries.map((entry) => [entry.path, entry.content]));
+const files = (entries: TarEntry[]) =>
+  Object.fromEntries(entries.flatMap((e) => ("content" in e ? [[e.path, String(e.content)]] : [])));
 
 /** The client's upload and PATCH; the revision it cut. */
-async function uploadAndBuild(
+const uploadAndBuild = (
   deploymentId: string,
   sourceConfig?: { build_command?: string; install_command?: string },
   entries: TarEntry[] = project(),
-) {
-  const { upload_url, object_path } = await issueUploadUrl(key(), deploymentId, stack.baseUrl);
-  expect((await putUpload(upload_url, tarGz(entries))).status).toBe(200);
-  const patched = await buildUpload(key(), deploymentId, object_path, {
-    baseUrl: stack.baseUrl,
-    sourceConfig,
-  });
-  expect(patched.status, patched.text).toBe(200);
-  return patched.body.latest_revision_id as string;
-}
+) => builds.uploadAndBuild(key(), deploymentId, entries, sourceConfig);
 
-const buildLog = async (revisionId: string) =>
-  (
-    await stack.db.revisionLog.findMany({
-      where: { revisionId, stream: "build" },
-      orderBy: { seq: "asc" },
-    })
-  ).map((l) => l.line);
-
-const finished = (revisionId: string, timeoutMs = 90_000) =>
-  waitForRevision(revisionId, undefined, { db: stack.db, timeoutMs });
-
-/** The worker's buildah processes (their command lines name its storage). */
+/** The worker's buildah processes (their command lines name a workspace's storage). */
 const buildahProcesses = () =>
-  processesWith(`${stack.dataDir}/buildah/storage`).filter((p) => p.cmd.startsWith("buildah"));
+  processesWith(`${stack.dataDir}/buildah/workspaces/`).filter((p) =>
+    /(^|\/)buildah /.test(p.cmd),
+  );
 
 type Revision = Awaited<ReturnType<typeof finished>>;
 
@@ -217,14 +190,15 @@ describe("a remote build with HANGAR_BUILDER=buildah", () => {
     expect(buildahProcesses()).toEqual([]);
   }, 120_000);
 
-  it("stops at once when interrupted (buildah's process group is gone), deploys meanwhile", async () => {
+  it("stops at once when interrupted (its whole sandbox is gone), deploys meanwhile", async () => {
     const deploymentId = await createForUpload(
       key(),
       `stopped-${Date.now().toString(36)}`,
       stack.baseUrl,
     );
+    const marker = `sleep 300.${Date.now() % 1000}`;
     const revisionId = await uploadAndBuild(deploymentId, {
-      build_command: "echo sleeping-now && sleep 300",
+      build_command: `echo sleeping-now && ${marker}`,
     });
     await waitFor(
       () => buildLog(revisionId),
@@ -234,10 +208,8 @@ describe("a remote build with HANGAR_BUILDER=buildah", () => {
         what: "the build's RUN step to start",
       },
     );
-    const groups = [...new Set(buildahProcesses().map((p) => p.pgid))];
-    expect(groups).toHaveLength(1);
-    const group = groups[0]!;
-    expect(groupMembers(group).length).toBeGreaterThan(1);
+    expect(buildahProcesses().length).toBeGreaterThan(0);
+    expect(processesWith(marker).length).toBeGreaterThan(0);
 
     // Another revision's steps go ahead while the build runs (its slots are its own).
     const container = await api("/v2/deployments", {
@@ -265,12 +237,9 @@ describe("a remote build with HANGAR_BUILDER=buildah", () => {
     });
     expect(res.status, res.text).toBe(200);
     await waitFor(
-      async () => groupMembers(group),
-      (members) => members.length === 0,
-      {
-        timeoutMs: 10_000,
-        what: `buildah's process group ${group} to end`,
-      },
+      async () => [...buildahProcesses(), ...processesWith(marker)],
+      (left) => left.length === 0,
+      { timeoutMs: 10_000, what: "buildah and the build's step to end" },
     );
     expect((await finished(revisionId)).status).toBe("INTERRUPTED");
     // The build's token was revoked when it stopped.
@@ -279,47 +248,6 @@ describe("a remote build with HANGAR_BUILDER=buildah", () => {
       (tokens) => tokens.length === 1 && tokens[0]!.revokedAt !== null,
       { what: "the build token's revocation" },
     );
-  }, 120_000);
-
-  it("runs the project's steps as the build user: one that leaves the chroot reads no root-only file", async () => {
-    // chroot isolation is no boundary: a step can climb out. What it finds is the build user's.
-    const dir = mkdtempSync(path.join(tmpdir(), "hangar-escape-"));
-    const binary = path.join(dir, "escape");
-    try {
-      const cc = spawnSync(
-        "gcc",
-        ["-static", "-O2", "-o", binary, "tests/fixtures/chroot-escape.c"],
-        {
-          encoding: "utf8",
-        },
-      );
-      expect(cc.status, cc.stderr).toBe(0);
-      const secret = `ROOT-ONLY-${randomUUID()}`;
-      const secretFile = path.join(stack.dataDir, "root-only.secret");
-      writeFileSync(secretFile, secret, { mode: 0o600 });
-      const deploymentId = await createForUpload(
-        key(),
-        `escape-${Date.now().toString(36)}`,
-        stack.baseUrl,
-      );
-      const revisionId = await uploadAndBuild(
-        deploymentId,
-        { build_command: `./tools/escape ${secretFile}` },
-        [...project(), { path: "tools/escape", content: readFileSync(binary), mode: 0o755 }],
-      );
-      const revision = await finished(revisionId);
-      const log = await buildLog(revisionId);
-      expect(revision.status, log.join("\n")).toBe("DEPLOYED");
-      const buildUid = spawnSync("id", ["-u", "hangar-build"], { encoding: "utf8" }).stdout.trim();
-      // The step's root is the build user outside its user namespace, and the escape found nothing.
-      expect(log).toContainEqual(
-        expect.stringMatching(new RegExp(`^UID_MAP\\s+0\\s+${buildUid}\\s+1$`)),
-      );
-      expect(log).toContain("ESCAPED, READ: Permission denied");
-      expect(log.join("\n")).not.toContain(secret);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
   }, 120_000);
 
   it("ends BUILD_FAILED when the build outlasts HANGAR_BUILD_TIMEOUT_SECONDS", async () => {

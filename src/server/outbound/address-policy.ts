@@ -66,3 +66,11 @@ export function refusedRange(address: string): RefusedRange | null {
 
 export const isIpLiteral = (host: string) =>
   ipaddr.isValid(host.startsWith("[") ? host.slice(1, -1) : host);
+
+/** A name or address that stays on this machine: `localhost` or a loopback address. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, "").toLowerCase();
+  if (bare === "localhost" || bare.endsWith(".localhost")) return true;
+  const canonical = canonicalAddress(bare);
+  return canonical !== null && refusedRange(canonical) === "loopback";
+}

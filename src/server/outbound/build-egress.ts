@@ -34,6 +34,19 @@ export function parseBuildEgress(raw: string | undefined): BuildEgress {
   };
 }
 
+/** The rule with `entries` (host:port) allowed too: the registry, for a build's pull and push. */
+export function allowingAlso(egress: BuildEgress, entries: readonly string[]): BuildEgress {
+  const extra = parseAllowlist(entries.join(","), SETTING);
+  return {
+    public: egress.public,
+    allowlist: {
+      entries: [...egress.allowlist.entries, ...extra.entries],
+      allows: (hostname, port, address) =>
+        egress.allowlist.allows(hostname, port, address) || extra.allows(hostname, port, address),
+    },
+  };
+}
+
 const systemLookup: Lookup = (hostname) => lookup(hostname, { all: true });
 
 /**

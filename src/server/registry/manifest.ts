@@ -20,7 +20,7 @@ export class RegistryLookupError extends Error {}
 
 let client: { apiUrl: string; fetch: OutboundFetch } | undefined;
 
-function registryFetch(config: RegistryConfig): OutboundFetch {
+export function registryFetch(config: RegistryConfig): OutboundFetch {
   if (client?.apiUrl !== config.apiUrl) {
     const allowlist = [env.HANGAR_EGRESS_ALLOWLIST, new URL(config.apiUrl).host]
       .filter(Boolean)

@@ -1,106 +1,62 @@
-import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { StepFailure, type ImageTarget } from "../../../src/server/jobs/drivers/types";
 import { buildahBuilder } from "../../../src/server/jobs/builder/images/buildah";
-import { groupMembers } from "../../helpers/built-images";
+import { parseBuildEgress } from "../../../src/server/outbound/build-egress";
 import { testIo } from "../../helpers/build-io";
 
-// The buildah image builder's side of the machine, with stand-ins for buildah (shell scripts):
-// how it is called (credentials in a private auth file, never on the command line), a missing
-// command, and an abort that ends the whole process group. The real buildah runs in
-// tests/integration/builds-buildah.test.ts.
+// The buildah image builder on a worker that lacks what it needs: it says which command to
+// install before touching anything. The real buildah, in its sandbox, runs in
+// tests/integration/builds-buildah.test.ts and build-sandbox.test.ts.
 
-const PASSWORD = "hgp_unit-test-token-value";
 const target: ImageTarget = {
   registry: "127.0.0.1:5000",
   repository: "ws/app",
+  workspace: "0196f1c2-0000-7000-8000-aabbccddeeff",
   tag: "r1-x",
   insecure: true,
-  credentials: { username: "oauth2accesstoken", password: PASSWORD },
+  credentials: { username: "oauth2accesstoken", password: "hgp_unit-test-token-value" },
 };
+const bounds = {
+  cpus: 1,
+  memory: "1Gi",
+  memoryBytes: 2 ** 30,
+  disk: "1Gi",
+  diskBytes: 2 ** 30,
+  processes: 256,
+};
+const egress = parseBuildEgress("public");
+const PATH = process.env.PATH;
+afterEach(() => {
+  process.env.PATH = PATH;
+});
 
-function fakeBuildah(script: string) {
-  const dir = mkdtempSync(path.join(tmpdir(), "hangar-fake-buildah-"));
-  const command = path.join(dir, "buildah");
-  writeFileSync(command, `#!/bin/sh\n${script}\n`);
-  chmodSync(command, 0o755);
-  const context = path.join(dir, "context");
-  return { dir, command, context, root: path.join(dir, "root") };
-}
+const build = (command: string, root: string) =>
+  buildahBuilder({ root, command, bounds, egress })
+    .build({ contextDir: root, dockerfile: "Dockerfile.hangar", target }, testIo(target).io)
+    .catch((error: unknown) => error);
 
 describe("the buildah image builder", () => {
-  it("passes credentials in an auth file only it can read, outside the context, removed after", async () => {
-    // Records its arguments and the auth file it was given, then fails like a build does.
-    const fake = fakeBuildah(
-      [
-        'echo "$@" >> "$(dirname "$0")/calls"',
-        'for a in "$@"; do if [ "$prev" = --authfile ]; then stat -c %a "$a" > "$(dirname "$0")/mode"; echo "$a" > "$(dirname "$0")/authfile"; cat "$a" > "$(dirname "$0")/auth"; fi; prev=$a; done',
-        'echo "STEP 1/2: FROM base"',
-        'echo "Error: creating build container: unauthorized" >&2',
-        "exit 1",
-      ].join("\n"),
-    );
-    const { io, logged } = testIo(target);
-    const failure = await buildahBuilder({ root: fake.root, command: fake.command })
-      .build({ contextDir: fake.dir, dockerfile: "Dockerfile.hangar", target }, io)
-      .catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(StepFailure);
-    expect((failure as StepFailure).message).toBe(
-      "STEP 1/2: FROM base failed (creating build container: unauthorized).",
-    );
-    expect(logged).toEqual([
-      "STEP 1/2: FROM base",
-      "Error: creating build container: unauthorized",
-    ]);
-    const calls = readFileSync(path.join(fake.dir, "calls"), "utf8");
-    expect(calls).toContain("bud --isolation chroot --layers --force-rm --authfile");
-    expect(calls).toContain(`--storage-driver vfs --root ${fake.root}/storage`);
-    expect(calls).not.toContain(PASSWORD);
-    expect(readFileSync(path.join(fake.dir, "mode"), "utf8").trim()).toBe("600");
-    const authfile = readFileSync(path.join(fake.dir, "authfile"), "utf8").trim();
-    expect(authfile.startsWith(`${fake.root}/runs/`)).toBe(true);
-    expect(existsSync(authfile)).toBe(false);
-    const auth = JSON.parse(readFileSync(path.join(fake.dir, "auth"), "utf8"));
-    expect(Buffer.from(auth.auths["127.0.0.1:5000"].auth, "base64").toString()).toBe(
-      `oauth2accesstoken:${PASSWORD}`,
-    );
-  });
-
   it("says so when buildah is not installed", async () => {
     const root = mkdtempSync(path.join(tmpdir(), "hangar-no-buildah-"));
-    const failure = await buildahBuilder({ root, command: "hangar-no-such-buildah" })
-      .build({ contextDir: root, dockerfile: "Dockerfile.hangar", target }, testIo(target).io)
-      .catch((error: unknown) => error);
+    const failure = await build("hangar-no-such-buildah", root);
     expect(failure).toBeInstanceOf(StepFailure);
     expect((failure as StepFailure).message).toBe(
       "The hangar-no-such-buildah command was not found on this worker (HANGAR_BUILDER=buildah): install it (Debian: apt-get install buildah), or choose another builder (README, Builds).",
     );
   });
 
-  it("ends its whole process group when aborted, a step's children too", async () => {
-    // A build whose RUN step started a child that ignores SIGTERM.
-    const fake = fakeBuildah(
-      [
-        'echo "STEP 1/2: RUN sleep"',
-        "sh -c 'trap \"\" TERM; sleep 300' &",
-        'echo "running $$"',
-        "wait",
-      ].join("\n"),
+  it("says which sandbox tools are missing (bubblewrap, util-linux)", async () => {
+    // A PATH holding only a buildah: no bwrap, setpriv or prlimit.
+    const dir = mkdtempSync(path.join(tmpdir(), "hangar-only-buildah-"));
+    writeFileSync(path.join(dir, "buildah"), "#!/bin/sh\nexit 0\n");
+    chmodSync(path.join(dir, "buildah"), 0o755);
+    process.env.PATH = dir;
+    const failure = await build("buildah", dir);
+    expect((failure as StepFailure).message).toBe(
+      "Builds run in a sandbox that needs bwrap, setpriv, prlimit on this worker (HANGAR_BUILDER=buildah): install them (Debian: apt-get install bubblewrap util-linux), or choose another builder (README, Builds).",
     );
-    const controller = new AbortController();
-    const { io, logged } = testIo(target, controller.signal);
-    const building = buildahBuilder({ root: fake.root, command: fake.command })
-      .build({ contextDir: fake.dir, dockerfile: "Dockerfile.hangar", target }, io)
-      .catch((error: unknown) => error);
-    while (!logged.some((line) => line.startsWith("running ")))
-      await new Promise((r) => setTimeout(r, 20));
-    const group = Number(logged.find((line) => line.startsWith("running "))!.split(" ")[1]);
-    expect(groupMembers(group).length).toBeGreaterThanOrEqual(2);
-    controller.abort();
-    const failure = await building;
-    expect((failure as StepFailure).message).toBe("The build was stopped.");
-    expect(groupMembers(group)).toEqual([]);
   });
 });

@@ -49,9 +49,17 @@ async function images(config: DriverConfig): Promise<ImageBuilder | null> {
       const { buildUser } = await import("../builder/images/build-user");
       const dataDir = path.resolve(config.HANGAR_DATA_DIR ?? env.HANGAR_DATA_DIR);
       const notice = (message: string) => log.info(message);
+      const { buildBoundsFromEnv } = await import("../builder/bounds");
+      const { parseBuildEgress } = await import("@/server/outbound/build-egress");
+      const { sweepStaleCgroups } = await import("../builder/sandbox/cgroup");
+      const ended = await sweepStaleCgroups(env.HANGAR_BUILD_CGROUP);
+      if (ended) notice(`Ended ${ended} build group(s) a stopped worker left behind.`);
       return buildahBuilder({
         root: path.join(dataDir, "buildah"),
         runAs: await buildUser(notice),
+        bounds: buildBoundsFromEnv(),
+        egress: parseBuildEgress(env.HANGAR_BUILD_EGRESS),
+        cgroupParent: env.HANGAR_BUILD_CGROUP,
         notice,
       });
     }

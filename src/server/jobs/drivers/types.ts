@@ -57,6 +57,8 @@ export interface ImageTarget {
   registry: string;
   /** `<workspace id>/<deployment name>`. */
   repository: string;
+  /** The building workspace's id: its layer store, never another's. */
+  workspace: string;
   /** One per revision. */
   tag: string;
   /** The registry is reached over plain HTTP (HANGAR_REGISTRY_API_URL `http://...`, tests). */

@@ -34,6 +34,7 @@ export async function buildTargetOf(
     target: {
       registry: config.host,
       repository: repositoryOf(revision.deployment),
+      workspace: revision.deployment.workspaceId,
       tag: `r${revision.number}-${revision.id}`,
       insecure: config.insecure,
       credentials: { username: PUSH_TOKEN_USER, password: token.token },

@@ -38,3 +38,20 @@ export function pushFailure(ref: string, lines: string[]): StepFailure {
   const reason = reasonOf(lines) ?? lines.at(-1) ?? "buildah failed";
   return new StepFailure(`Pushing ${ref} failed: ${clip(reason)}`);
 }
+
+/** A base or `--from` image that could not be pulled with the build's own credentials. */
+export function pullFailure(image: string, lines: string[]): StepFailure {
+  // The registry's reasons follow buildah's `Error:` line ("errors:", then one per line).
+  const at = lines.findLastIndex((line) => line.startsWith("Error: "));
+  const reason =
+    at >= 0
+      ? [lines[at]!.slice("Error: ".length), ...lines.slice(at + 1)]
+          .map((line) => line.trim())
+          .filter(Boolean)
+          .join(" ")
+      : (lines.at(-1) ?? "buildah failed");
+  const denied = /denied|unauthorized|insufficient.scope|authentication required/i.test(reason);
+  return new StepFailure(
+    `Pulling ${image} failed: ${clip(reason)}${denied ? " (a build pulls with its own workspace's credentials: only that workspace's repositories of Hangar's registry, and public images)" : ""}`,
+  );
+}

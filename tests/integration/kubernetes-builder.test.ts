@@ -28,7 +28,7 @@ import { buildContextUrl } from "../../src/server/storage/build-context-url";
 import { startFakeKubeApi, type FakeKubeApi } from "../../testing/fake-kube-api";
 import { testIo } from "../helpers/build-io";
 import { testDb } from "../helpers/fixtures";
-import { DIGEST, METADATA, NAMESPACE, TARGET } from "../helpers/kube-build";
+import { BOUNDS, DIGEST, METADATA, NAMESPACE, TARGET } from "../helpers/kube-build";
 import { sampleProject, tarGz } from "../helpers/tarball";
 
 // The Kubernetes image builder end to end, beside the built server: the prepared folder is
@@ -64,6 +64,7 @@ const builder = ({ publicUrl }: { publicUrl: string | undefined } = { publicUrl:
     fetchImage: "busybox:1.37",
     timeoutSeconds: 600,
     publicUrl,
+    bounds: BOUNDS,
     db: testDb,
     run: { pollMs: 20, drainMs: 10_000 },
   });
@@ -245,6 +246,9 @@ describe("HANGAR_BUILDER=kubernetes", () => {
       HANGAR_BUILD_IMAGE: "registry.internal/buildkit:rootless",
       HANGAR_BUILD_FETCH_IMAGE: "registry.internal/busybox:stable",
       HANGAR_PUBLIC_URL: baseUrl,
+      HANGAR_BUILD_CPUS: 1.5,
+      HANGAR_BUILD_MEMORY: "1536Mi",
+      HANGAR_BUILD_DISK: "8Gi",
     });
     kube.setBuildJob({ end: { status: "succeeded", terminationMessage: METADATA } });
     const built = await drivers.builder.build(
@@ -271,6 +275,14 @@ describe("HANGAR_BUILDER=kubernetes", () => {
     expect(pod.initContainers![0]!.image).toBe("registry.internal/busybox:stable");
     expect((job.body as V1Job).spec!.activeDeadlineSeconds).toBe(1800);
     expect(pod.containers[0]!.args).toContain("filename=Dockerfile.hangar");
+    // The bound settings, as the pod's requests and limits.
+    const bounds = { cpu: "1500m", memory: "1536Mi", "ephemeral-storage": "8Gi" };
+    expect(pod.containers[0]!.resources).toEqual({ requests: bounds, limits: bounds });
+    const fetchBounds = { cpu: "1", memory: "256Mi", "ephemeral-storage": "8Gi" };
+    expect(pod.initContainers![0]!.resources).toEqual({
+      requests: fetchBounds,
+      limits: fetchBounds,
+    });
     await uploadStore().remove(objectPath);
   });
 });

@@ -4,6 +4,7 @@ import type { DbClient } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { dropBuildContext, publishBuildContext } from "@/server/services/build-contexts";
 import { StepFailure } from "../../drivers/types";
+import type { BuildBounds } from "../bounds";
 import type { ImageBuilder } from "../types";
 import { imageOf } from "./build-job";
 import { runBuildJob, type JobRunOptions } from "./build-job-run";
@@ -29,6 +30,8 @@ export interface KubernetesBuilderOptions {
   timeoutSeconds: number;
   /** HANGAR_PUBLIC_URL: where the build pod fetches its context. */
   publicUrl: string | undefined;
+  /** HANGAR_BUILD_CPUS, _MEMORY, _DISK: the build pod's requests and limits. */
+  bounds: BuildBounds;
   /** The database the context's row lives in (the server's: it serves the URL). */
   db: () => DbClient;
   run?: Partial<JobRunOptions>;
@@ -65,6 +68,7 @@ export function kubernetesImageBuilder(options: KubernetesBuilderOptions): Image
             contextSha256: packed.sha256(),
             dockerfile,
             target,
+            bounds: options.bounds,
           },
           context.url,
           io,

@@ -34,6 +34,7 @@ type DriverConfig = Pick<Env, "HANGAR_KUBECONFIG"> &
       | "HANGAR_BUILD_CPUS"
       | "HANGAR_BUILD_MEMORY"
       | "HANGAR_BUILD_DISK"
+      | "HANGAR_BUILD_EGRESS"
     >
   >;
 
@@ -64,6 +65,7 @@ async function images(config: DriverConfig): Promise<ImageBuilder | null> {
       const { loadKubeconfig } = await import("./kubernetes");
       const { kubernetesImageBuilder } = await import("../builder/images/kubernetes");
       const { buildBoundsFromEnv } = await import("../builder/bounds");
+      const { parseBuildEgress } = await import("@/server/outbound/build-egress");
       return kubernetesImageBuilder({
         kubeconfig: loadKubeconfig(config.HANGAR_KUBECONFIG),
         namespace: config.HANGAR_BUILD_NAMESPACE ?? env.HANGAR_BUILD_NAMESPACE,
@@ -77,6 +79,8 @@ async function images(config: DriverConfig): Promise<ImageBuilder | null> {
           HANGAR_BUILD_DISK: config.HANGAR_BUILD_DISK ?? env.HANGAR_BUILD_DISK,
           HANGAR_BUILD_PROCESSES: env.HANGAR_BUILD_PROCESSES,
         }),
+        // Refused at start when malformed; names in it are resolved at each build.
+        egress: parseBuildEgress(config.HANGAR_BUILD_EGRESS ?? env.HANGAR_BUILD_EGRESS),
         db: getDb,
       });
     }

@@ -46,11 +46,13 @@ export const buildJobName = (id: string) => `hangar-build-${id}`;
 export const imageOf = (target: ImageTarget) =>
   `${target.registry}/${target.repository}:${target.tag}`;
 
-const labelsOf = (spec: BuildJobSpec) => ({
+/** Labels every build pod carries: the build pods' NetworkPolicy selects them. */
+export const BUILD_POD_LABELS = {
   "app.kubernetes.io/managed-by": MANAGED_BY,
   "app.kubernetes.io/component": "image-build",
-  [BUILD_LABEL]: spec.id,
-});
+};
+
+const labelsOf = (spec: BuildJobSpec) => ({ ...BUILD_POD_LABELS, [BUILD_LABEL]: spec.id });
 
 /** A CPU quantity: whole CPUs as a number, a fraction in millicores ("500m"). */
 const cpuQuantity = (cpus: number) =>

@@ -6,7 +6,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse } from "yaml";
 import { jobSimulator, type BuildJobEnd, type BuildJobScript } from "./fake-kube-jobs";
-import { collectOwnedBy, mergePatch } from "./fake-kube-objects";
+import { admit } from "./fake-kube-network-policies";
+import { collectOwnedBy, mergePatch, replaceRefusal } from "./fake-kube-objects";
 import { podSimulator } from "./fake-kube-pods";
 import { rolloutSimulator, type RolloutBehaviour, type RolloutOptions } from "./fake-kube-rollout";
 import {
@@ -27,7 +28,8 @@ export { CRASH_LOG, UNSCHEDULABLE_MESSAGE, type RolloutBehaviour } from "./fake-
 export type { BuildJobEnd, BuildJobScript } from "./fake-kube-jobs";
 
 // A small Kubernetes API server for the Kubernetes driver's tests: discovery for the kinds the
-// renderer emits, server-side apply (PATCH), GET and DELETE, with bearer-token auth. It keeps the
+// renderer emits, create (POST), replace (PUT, optimistic on resourceVersion), server-side apply
+// and merge patches (PATCH), GET and DELETE, with bearer-token auth. It keeps the
 // applied objects by path and records every request. Rollouts are simulated: a GET of an applied
 // Deployment or StatefulSet answers a status, and the pods of a Deployment (list, previous log)
 // show what `setRollout` chose: ready, an image that cannot be pulled, a crash loop, or pods no
@@ -36,6 +38,7 @@ export type { BuildJobEnd, BuildJobScript } from "./fake-kube-jobs";
 // deletes what it owns (ownerReferences), as the garbage collector would. A Deployment's pods
 // (fake-kube-pods.ts) print logs and break on request (crash loop, OOM kill, drain); pods,
 // deployments and events can be listed and watched, in a namespace or all (fake-kube-watch.ts).
+// NetworkPolicies are defaulted and validated as the API server does (fake-kube-network-policies.ts).
 
 export const APPLY_PATCH = "application/apply-patch+yaml";
 export const MERGE_PATCH = "application/merge-patch+json";
@@ -118,6 +121,9 @@ export async function startFakeKubeApi(): Promise<FakeKubeApi> {
       .map(([p, o]) => rollout.withStatus(p, o, { read: false }));
   };
   const hub = watchHub(lister);
+  /** The object as stored (defaults filled in), or what the API server would refuse in it. */
+  const invalid = (res: http.ServerResponse, message: string) =>
+    send(res, 422, status(422, message, "Invalid"));
 
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://fake");
@@ -207,9 +213,11 @@ export async function startFakeKubeApi(): Promise<FakeKubeApi> {
           409,
           status(409, `${resource.name} "${metadata.name}" already exists`, "AlreadyExists"),
         );
+      const admitted = admit(resource.kind, body!);
+      if ("invalid" in admitted) return invalid(res, admitted.invalid);
       resourceVersion += 1;
       const stored = {
-        ...body,
+        ...admitted.object,
         metadata: { ...metadata, uid: randomUUID(), resourceVersion: `${resourceVersion}` },
       };
       objects.set(path, stored);
@@ -232,14 +240,36 @@ export async function startFakeKubeApi(): Promise<FakeKubeApi> {
       if (!stored)
         return send(res, 404, status(404, `${resource.name} "${name}" not found`, "NotFound"));
       if (resource.kind === "Job") return send(res, 200, jobs.withStatus(url.pathname, stored));
+      if (resource.kind === "NetworkPolicy") return send(res, 200, stored);
       return send(res, 200, rollout.withStatus(url.pathname, stored));
+    }
+    // Replace: the whole object, refused (409) when it was changed since the caller's read.
+    if (req.method === "PUT") {
+      const stored = objects.get(url.pathname);
+      if (!stored)
+        return send(res, 404, status(404, `${resource.name} "${name}" not found`, "NotFound"));
+      const refusal = replaceRefusal(stored, body, resource, name);
+      if (refusal) return send(res, refusal.code, refusal);
+      const metadata = body!.metadata as Record<string, unknown>;
+      const uid = (stored.metadata as { uid?: string }).uid;
+      const admitted = admit(resource.kind, body!);
+      if ("invalid" in admitted) return invalid(res, admitted.invalid);
+      resourceVersion += 1;
+      const replaced = {
+        ...admitted.object,
+        metadata: { ...metadata, uid, resourceVersion: `${resourceVersion}` },
+      };
+      objects.set(url.pathname, replaced);
+      return send(res, 200, replaced);
     }
     if (req.method === "PATCH" && req.headers["content-type"] === MERGE_PATCH) {
       const stored = objects.get(url.pathname);
       if (!stored)
         return send(res, 404, status(404, `${resource.name} "${name}" not found`, "NotFound"));
+      const admitted = admit(resource.kind, mergePatch(stored, body) as Record<string, unknown>);
+      if ("invalid" in admitted) return invalid(res, admitted.invalid);
       resourceVersion += 1;
-      const patched = mergePatch(stored, body) as Record<string, unknown>;
+      const patched = admitted.object;
       (patched.metadata as Record<string, unknown>).resourceVersion = `${resourceVersion}`;
       objects.set(url.pathname, patched);
       jobs.patched(url.pathname, patched);
@@ -266,8 +296,13 @@ export async function startFakeKubeApi(): Promise<FakeKubeApi> {
           status(400, "the object does not match the request path", "BadRequest"),
         );
       const created = !objects.has(url.pathname);
+      const admitted = admit(resource.kind, body!);
+      if ("invalid" in admitted) return invalid(res, admitted.invalid);
       resourceVersion += 1;
-      const stored = { ...body, metadata: { ...metadata, resourceVersion: `${resourceVersion}` } };
+      const stored = {
+        ...admitted.object,
+        metadata: { ...metadata, resourceVersion: `${resourceVersion}` },
+      };
       objects.set(url.pathname, stored);
       rollout.applied(url.pathname);
       pods.sync();

@@ -22,7 +22,10 @@ export const API_RESOURCES: Record<string, ApiResource[]> = {
     { name: "deployments", kind: "Deployment", namespaced: true },
     { name: "statefulsets", kind: "StatefulSet", namespaced: true },
   ],
-  "networking.k8s.io/v1": [{ name: "ingresses", kind: "Ingress", namespaced: true }],
+  "networking.k8s.io/v1": [
+    { name: "ingresses", kind: "Ingress", namespaced: true },
+    { name: "networkpolicies", kind: "NetworkPolicy", namespaced: true },
+  ],
   "batch/v1": [{ name: "jobs", kind: "Job", namespaced: true }],
   "autoscaling/v2": [
     { name: "horizontalpodautoscalers", kind: "HorizontalPodAutoscaler", namespaced: true },

@@ -11,7 +11,9 @@ export type BuildJobEnd =
   | { status: "succeeded"; terminationMessage?: string }
   | { status: "failed"; exitCode?: number; reason?: string }
   | { status: "fetch_failed"; exitCode?: number }
-  | { status: "deadline" };
+  | { status: "deadline" }
+  /** The kubelet evicted the pod (e.g. past its ephemeral-storage limit), saying `message`. */
+  | { status: "evicted"; message: string };
 
 export interface BuildJobScript {
   /** What the builder prints as soon as the Job starts. */
@@ -124,6 +126,7 @@ export function jobSimulator() {
       },
       status: {
         phase: !job.end ? "Running" : job.end.status === "succeeded" ? "Succeeded" : "Failed",
+        ...(job.end?.status === "evicted" ? { reason: "Evicted", message: job.end.message } : {}),
         initContainerStatuses: [
           {
             name: fetchName(job),

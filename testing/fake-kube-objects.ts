@@ -1,3 +1,5 @@
+import { status } from "./fake-kube-http";
+
 // What the fake Kubernetes API (fake-kube-api.ts) does to stored objects beyond storing them.
 
 type StoredObject = Record<string, unknown>;
@@ -23,4 +25,31 @@ export function collectOwnedBy(objects: Map<string, StoredObject>, uid: string):
     objects.delete(path);
     if (metadata.uid) collectOwnedBy(objects, metadata.uid);
   }
+}
+
+/**
+ * Why a replace (PUT) of `stored` with `body` is refused, as the API server says it: another
+ * kind or name (400), or a resourceVersion other than the stored one (409, changed since read).
+ */
+export function replaceRefusal(
+  stored: StoredObject,
+  body: StoredObject | undefined,
+  resource: { name: string; kind: string },
+  name: string,
+) {
+  const metadata = (body?.metadata ?? {}) as { name?: string; resourceVersion?: string };
+  if (body?.kind !== resource.kind || metadata.name !== name)
+    return status(
+      400,
+      `the name of the object (${metadata.name}) does not match the name on the URL (${name})`,
+      "BadRequest",
+    );
+  const current = (stored.metadata as { resourceVersion?: string }).resourceVersion;
+  if (metadata.resourceVersion !== undefined && metadata.resourceVersion !== current)
+    return status(
+      409,
+      `Operation cannot be fulfilled on ${resource.name} "${name}": the object has been modified; please apply your changes to the latest version and try again`,
+      "Conflict",
+    );
+  return null;
 }

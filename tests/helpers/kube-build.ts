@@ -1,5 +1,6 @@
 import { loadKubeconfig } from "../../src/server/jobs/drivers/kubernetes";
 import type { BuildIo, ImageTarget } from "../../src/server/jobs/drivers/types";
+import type { BuildBounds } from "../../src/server/jobs/builder/bounds";
 import type { BuildJobSpec } from "../../src/server/jobs/builder/images/build-job";
 import { runBuildJob } from "../../src/server/jobs/builder/images/build-job-run";
 import type { FakeKubeApi } from "../../testing/fake-kube-api";
@@ -31,6 +32,16 @@ export const NAMESPACE = "hangar-builds";
 export const JOBS_PATH = `/apis/batch/v1/namespaces/${NAMESPACE}/jobs`;
 export const SECRETS_PATH = `/api/v1/namespaces/${NAMESPACE}/secrets`;
 
+/** The settings' defaults (HANGAR_BUILD_CPUS, _MEMORY, _DISK, _PROCESSES). */
+export const BOUNDS: BuildBounds = {
+  cpus: 2,
+  memory: "4Gi",
+  memoryBytes: 4 * 2 ** 30,
+  disk: "20Gi",
+  diskBytes: 20 * 2 ** 30,
+  processes: 1024,
+};
+
 export const specWith = (over: Partial<BuildJobSpec> = {}): BuildJobSpec => ({
   id: JOB_ID,
   namespace: NAMESPACE,
@@ -40,6 +51,7 @@ export const specWith = (over: Partial<BuildJobSpec> = {}): BuildJobSpec => ({
   contextSha256: "f0".repeat(32),
   dockerfile: "Dockerfile.hangar",
   target: TARGET,
+  bounds: BOUNDS,
   ...over,
 });
 

@@ -5,7 +5,7 @@ import { OutboundError } from "./errors";
 
 export type Lookup = (hostname: string) => Promise<{ address: string; family: number }[]>;
 
-const systemLookup: Lookup = (hostname) => lookup(hostname, { all: true });
+export const systemLookup: Lookup = (hostname) => lookup(hostname, { all: true });
 
 /**
  * Resolves `hostname` once and returns the address to connect to: the first (IPv4 first) that

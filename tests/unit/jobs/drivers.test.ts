@@ -99,9 +99,9 @@ describe("driversFromEnv", () => {
     expect(drivers.deployer.name).toBe("record");
   });
 
-  it("selects the Kubernetes driver when a kubeconfig is set", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "kubeconfig-"));
-    const file = path.join(dir, "config");
+  /** A kubeconfig naming a cluster nothing listens for. */
+  function kubeconfigFile(): string {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "kubeconfig-")), "config");
     writeFileSync(
       file,
       [
@@ -113,8 +113,30 @@ describe("driversFromEnv", () => {
         "current-context: x",
       ].join("\n"),
     );
-    const selected = driversFromEnv({ HANGAR_KUBECONFIG: file });
+    return file;
+  }
+
+  it("selects the Kubernetes driver when a kubeconfig is set", async () => {
+    const selected = driversFromEnv({ HANGAR_KUBECONFIG: kubeconfigFile() });
     expect((await selected).deployer.name).toBe("kubernetes");
+  });
+
+  it("refuses HANGAR_BUILDER=kubernetes with a HANGAR_BUILD_EGRESS its NetworkPolicy cannot say", async () => {
+    const file = kubeconfigFile();
+    const start = (egress: string) =>
+      driversFromEnv({
+        HANGAR_KUBECONFIG: file,
+        HANGAR_BUILDER: "kubernetes",
+        HANGAR_BUILD_EGRESS: egress,
+      });
+    await expect(start("none,10.0.0.0/8")).rejects.toThrow(
+      'HANGAR_BUILD_EGRESS: "none" cannot be combined with entries',
+    );
+    await expect(start("public,10.0.0.0/33")).rejects.toThrow(
+      'HANGAR_BUILD_EGRESS: "10.0.0.0/33" is not a valid CIDR range',
+    );
+    // A name is resolved when each build starts, not here.
+    expect((await start("public,mirror.internal:3128")).builder.imageBuilder).toBe("kubernetes");
   });
 
   it("refuses HANGAR_BUILDER=kubernetes without a kubeconfig", async () => {

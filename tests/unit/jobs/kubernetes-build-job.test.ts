@@ -4,6 +4,7 @@ import { StepFailure } from "../../../src/server/jobs/drivers";
 import { MERGE_PATCH, startFakeKubeApi, type FakeKubeApi } from "../../../testing/fake-kube-api";
 import { testIo } from "../../helpers/build-io";
 import {
+  BOUNDS,
   CONTEXT_SIGNATURE,
   CONTEXT_URL,
   deleted,
@@ -162,6 +163,32 @@ describe("a Kubernetes build's Job", () => {
         },
       },
     ]);
+  });
+
+  it("requests and is limited to the build bounds: CPUs, memory and disk (ephemeral storage)", async () => {
+    await runJob(kube, testIo(TARGET).io);
+    const pod = sent<V1Job>("POST", JOBS_PATH).spec!.template.spec!;
+    const build = { cpu: "2", memory: "4Gi", "ephemeral-storage": "20Gi" };
+    expect(pod.containers[0]!.resources).toEqual({ requests: build, limits: build });
+    // The fetch needs one CPU and little memory; its disk is the build's (the same emptyDirs).
+    const fetch = { cpu: "1", memory: "256Mi", "ephemeral-storage": "20Gi" };
+    expect(pod.initContainers![0]!.resources).toEqual({ requests: fetch, limits: fetch });
+  });
+
+  it("writes fractional CPUs in millicores and keeps the fetch within smaller bounds", async () => {
+    const bounds = {
+      ...BOUNDS,
+      cpus: 0.5,
+      memory: "192Mi",
+      memoryBytes: 192 * 2 ** 20,
+      disk: "6G",
+      diskBytes: 6e9,
+    };
+    await runJob(kube, testIo(TARGET).io, specWith({ bounds }));
+    const pod = sent<V1Job>("POST", JOBS_PATH).spec!.template.spec!;
+    const all = { cpu: "500m", memory: "192Mi", "ephemeral-storage": "6G" };
+    expect(pod.containers[0]!.resources).toEqual({ requests: all, limits: all });
+    expect(pod.initContainers![0]!.resources).toEqual({ requests: all, limits: all });
   });
 
   it("keeps the push token and the context URL in a Secret the Job owns, never in the Job", async () => {

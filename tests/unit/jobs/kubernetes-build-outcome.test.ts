@@ -9,6 +9,7 @@ import {
   JOBS_PATH,
   METADATA,
   runJob,
+  specWith,
   TARGET,
 } from "../../helpers/kube-build";
 
@@ -144,6 +145,23 @@ describe("a running Kubernetes build", () => {
       "Fetching the build context failed: wget: server returned error: HTTP/1.1 409 Conflict",
     );
     expect(deleted(kube)).toHaveLength(1);
+  });
+
+  it("fails naming the bound it reached: memory (OOMKilled) or disk (evicted)", async () => {
+    kube.setBuildJob({ log: STEPS, end: { status: "failed", exitCode: 137, reason: "OOMKilled" } });
+    const oom = await failureOf(runJob(kube, testIo(TARGET).io));
+    expect(oom.message).toBe(
+      "The builder ran out of memory (OOMKilled). A build may use HANGAR_BUILD_MEMORY (4Gi).",
+    );
+    // The kubelet's own words when emptyDirs and logs pass the pod's ephemeral-storage limit.
+    const message = "Pod ephemeral local storage usage exceeds the total limit of containers 20Gi.";
+    kube.setBuildJob({ log: STEPS, end: { status: "evicted", message } });
+    const evicted = await failureOf(
+      runJob(kube, testIo(TARGET).io, specWith({ id: "f6e5d4c3b2" })),
+    );
+    expect(evicted.message).toBe(
+      "The build pod was evicted: Pod ephemeral local storage usage exceeds the total limit of containers 20Gi. A build may write HANGAR_BUILD_DISK (20Gi).",
+    );
   });
 
   it("fails at its deadline (the Job's activeDeadlineSeconds), naming the timeout", async () => {

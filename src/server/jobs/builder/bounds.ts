@@ -1,4 +1,4 @@
-import { env } from "@/env";
+import { env, type Env } from "@/env";
 import { parseByteQuantity } from "@/lib/quantity";
 
 // What one build may use, from the settings (README "Builds"): the local builder enforces them
@@ -17,13 +17,19 @@ export interface BuildBounds {
   processes: number;
 }
 
-export function buildBoundsFromEnv(): BuildBounds {
+type BoundSettings = Pick<
+  Env,
+  "HANGAR_BUILD_CPUS" | "HANGAR_BUILD_MEMORY" | "HANGAR_BUILD_DISK" | "HANGAR_BUILD_PROCESSES"
+>;
+
+/** The bounds of `settings` (the environment's, or a driver configuration's). */
+export function buildBoundsFromEnv(settings: BoundSettings = env): BuildBounds {
   return {
-    cpus: env.HANGAR_BUILD_CPUS,
-    memory: env.HANGAR_BUILD_MEMORY,
-    memoryBytes: parseByteQuantity(env.HANGAR_BUILD_MEMORY)!,
-    disk: env.HANGAR_BUILD_DISK,
-    diskBytes: parseByteQuantity(env.HANGAR_BUILD_DISK)!,
-    processes: env.HANGAR_BUILD_PROCESSES,
+    cpus: settings.HANGAR_BUILD_CPUS,
+    memory: settings.HANGAR_BUILD_MEMORY,
+    memoryBytes: parseByteQuantity(settings.HANGAR_BUILD_MEMORY)!,
+    disk: settings.HANGAR_BUILD_DISK,
+    diskBytes: parseByteQuantity(settings.HANGAR_BUILD_DISK)!,
+    processes: settings.HANGAR_BUILD_PROCESSES,
   };
 }

@@ -31,6 +31,10 @@ type DriverConfig = Pick<Env, "HANGAR_KUBECONFIG"> &
       | "HANGAR_BUILD_IMAGE"
       | "HANGAR_BUILD_FETCH_IMAGE"
       | "HANGAR_PUBLIC_URL"
+      | "HANGAR_BUILD_CPUS"
+      | "HANGAR_BUILD_MEMORY"
+      | "HANGAR_BUILD_DISK"
+      | "HANGAR_BUILD_EGRESS"
     >
   >;
 
@@ -68,6 +72,8 @@ async function images(config: DriverConfig): Promise<ImageBuilder | null> {
         throw new Error("HANGAR_BUILDER=kubernetes builds in a cluster: set HANGAR_KUBECONFIG.");
       const { loadKubeconfig } = await import("./kubernetes");
       const { kubernetesImageBuilder } = await import("../builder/images/kubernetes");
+      const { buildBoundsFromEnv } = await import("../builder/bounds");
+      const { parseBuildEgress } = await import("@/server/outbound/build-egress");
       return kubernetesImageBuilder({
         kubeconfig: loadKubeconfig(config.HANGAR_KUBECONFIG),
         namespace: config.HANGAR_BUILD_NAMESPACE ?? env.HANGAR_BUILD_NAMESPACE,
@@ -75,6 +81,14 @@ async function images(config: DriverConfig): Promise<ImageBuilder | null> {
         fetchImage: config.HANGAR_BUILD_FETCH_IMAGE ?? env.HANGAR_BUILD_FETCH_IMAGE,
         timeoutSeconds: config.HANGAR_BUILD_TIMEOUT_SECONDS ?? env.HANGAR_BUILD_TIMEOUT_SECONDS,
         publicUrl: config.HANGAR_PUBLIC_URL ?? env.HANGAR_PUBLIC_URL,
+        bounds: buildBoundsFromEnv({
+          HANGAR_BUILD_CPUS: config.HANGAR_BUILD_CPUS ?? env.HANGAR_BUILD_CPUS,
+          HANGAR_BUILD_MEMORY: config.HANGAR_BUILD_MEMORY ?? env.HANGAR_BUILD_MEMORY,
+          HANGAR_BUILD_DISK: config.HANGAR_BUILD_DISK ?? env.HANGAR_BUILD_DISK,
+          HANGAR_BUILD_PROCESSES: env.HANGAR_BUILD_PROCESSES,
+        }),
+        // Refused at start when malformed; names in it are resolved at each build.
+        egress: parseBuildEgress(config.HANGAR_BUILD_EGRESS ?? env.HANGAR_BUILD_EGRESS),
         db: getDb,
       });
     }

@@ -211,6 +211,11 @@ export async function runBuildJob(
       throw new StepFailure(
         `The build Job failed: ${outcome.message ?? outcome.reason ?? "no reason given"}`,
       );
+    // The kubelet evicts a pod that writes more than its ephemeral-storage limit.
+    if (pod.status?.reason === "Evicted")
+      throw new StepFailure(
+        `The build pod was evicted: ${(pod.status.message ?? "no reason given").replace(/\.$/, "")}. A build may write HANGAR_BUILD_DISK (${spec.bounds.disk}).`,
+      );
     const fetch = statusIn(pod.status?.initContainerStatuses, FETCH_CONTAINER)?.state?.terminated;
     if (fetch && fetch.exitCode !== 0) {
       const said = await core
@@ -229,7 +234,7 @@ export async function runBuildJob(
     }
     if (builder?.reason === "OOMKilled")
       throw new StepFailure(
-        "The builder ran out of memory (OOMKilled): raise the memory limit of the build namespace.",
+        `The builder ran out of memory (OOMKilled). A build may use HANGAR_BUILD_MEMORY (${spec.bounds.memory}).`,
       );
     throw output.failure(builder?.exitCode);
   }

@@ -1,11 +1,13 @@
-import type { V1Job, V1Secret } from "@kubernetes/client-node";
+import type { V1Job, V1ResourceRequirements, V1Secret } from "@kubernetes/client-node";
 import type { ImageTarget } from "../../drivers/types";
 import { MANAGED_BY } from "../../manifests/names-and-labels";
+import type { BuildBounds } from "../bounds";
 
 // The objects of one Kubernetes build: a Job running BuildKit rootless and daemonless
 // (buildctl-daemonless.sh) on the context its init container fetched, and a Secret with what
 // must not appear in the Job (the context's URL, the push credentials), owned by the Job so that
-// deleting the Job deletes it. The Job starts suspended, until its Secret exists.
+// deleting the Job deletes it. The Job starts suspended, until its Secret exists. Its containers
+// request and are limited to the build bounds (HANGAR_BUILD_CPUS, _MEMORY, _DISK).
 
 export const BUILD_LABEL = "hangar.dev/build-id";
 export const BUILDER_CONTAINER = "build";
@@ -14,6 +16,11 @@ export const FETCH_CONTAINER = "fetch-context";
 const FINISHED_JOB_TTL_SECONDS = 600;
 /** The rootless image's user (moby/buildkit:*-rootless runs as uid 1000, home /home/user). */
 const BUILD_USER = 1000;
+
+/** Fetching and unpacking (wget, gunzip, tar) needs at most one CPU and little memory. */
+const FETCH_CPUS = 1;
+const FETCH_MEMORY = "256Mi";
+const FETCH_MEMORY_BYTES = 256 * 2 ** 20;
 
 const WORKSPACE = "/workspace";
 const CONTEXT_SECRET_DIR = "/run/hangar/context";
@@ -31,17 +38,35 @@ export interface BuildJobSpec {
   /** The Dockerfile's name inside the context. */
   dockerfile: string;
   target: ImageTarget;
+  /** What the build may use (HANGAR_BUILD_CPUS, _MEMORY, _DISK). */
+  bounds: BuildBounds;
 }
 
 export const buildJobName = (id: string) => `hangar-build-${id}`;
 export const imageOf = (target: ImageTarget) =>
   `${target.registry}/${target.repository}:${target.tag}`;
 
-const labelsOf = (spec: BuildJobSpec) => ({
+/** Labels every build pod carries: the build pods' NetworkPolicy selects them. */
+export const BUILD_POD_LABELS = {
   "app.kubernetes.io/managed-by": MANAGED_BY,
   "app.kubernetes.io/component": "image-build",
-  [BUILD_LABEL]: spec.id,
-});
+};
+
+const labelsOf = (spec: BuildJobSpec) => ({ ...BUILD_POD_LABELS, [BUILD_LABEL]: spec.id });
+
+/** A CPU quantity: whole CPUs as a number, a fraction in millicores ("500m"). */
+const cpuQuantity = (cpus: number) =>
+  Number.isInteger(cpus) ? String(cpus) : `${Math.round(cpus * 1000)}m`;
+
+/**
+ * Requests equal to limits, so the pod is Guaranteed (the last a node evicts) and a node takes it
+ * only with the room it may use. Ephemeral storage bounds the pod's emptyDirs (the context,
+ * BuildKit's state and layers) with its logs: past it, the kubelet evicts the pod.
+ */
+function resourcesOf(cpus: number, memory: string, disk: string): V1ResourceRequirements {
+  const bounds = { cpu: cpuQuantity(cpus), memory, "ephemeral-storage": disk };
+  return { requests: bounds, limits: { ...bounds } };
+}
 
 // Download, check, unpack; the URL is read from the Secret so it never shows in the pod spec.
 const FETCH_SCRIPT = [
@@ -128,6 +153,13 @@ export function buildJob(spec: BuildJobSpec): V1Job {
               command: ["sh", "-c", FETCH_SCRIPT],
               env: [{ name: "CONTEXT_SHA256", value: spec.contextSha256 }],
               securityContext: restricted,
+              // A pod's share is the larger of its init containers' and the sum of the others':
+              // the fetch stays within the build's bounds, so it asks for nothing more.
+              resources: resourcesOf(
+                Math.min(spec.bounds.cpus, FETCH_CPUS),
+                spec.bounds.memoryBytes < FETCH_MEMORY_BYTES ? spec.bounds.memory : FETCH_MEMORY,
+                spec.bounds.disk,
+              ),
               volumeMounts: [
                 { name: "workspace", mountPath: WORKSPACE },
                 { name: "download", mountPath: "/download" },
@@ -153,6 +185,7 @@ export function buildJob(spec: BuildJobSpec): V1Job {
                 seccompProfile: { type: "Unconfined" },
                 appArmorProfile: { type: "Unconfined" },
               },
+              resources: resourcesOf(spec.bounds.cpus, spec.bounds.memory, spec.bounds.disk),
               volumeMounts: [
                 { name: "workspace", mountPath: WORKSPACE, readOnly: true },
                 { name: "buildkit", mountPath: "/home/user/.local/share/buildkit" },

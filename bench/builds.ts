@@ -5,7 +5,8 @@
 // storage (layer cache) and registry. Every build holds a file no build had before, so no step
 // after FROM comes from the cache, alike on both sides. Each side goes first every other round
 // (BENCH_ROUNDS, default 5), so a load that drifts weighs on both; medians are printed with the
-// ratios. Then two builds at once (HANGAR_BUILD_CONCURRENCY=2) against one.
+// ratios. Then two builds at once (HANGAR_BUILD_CONCURRENCY=2, and
+// HANGAR_BUILD_WORKSPACE_CONCURRENCY=2 as both are the bench workspace's) against one.
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -55,7 +56,12 @@ const registry = await startRegistry({
   certificatePem: await (await fetch(`${server.url}/registry/certificate`)).text(),
 });
 const worker = await startWorkerProcess(
-  { ...env, HANGAR_BUILD_CONCURRENCY: "2", HANGAR_QUEUE_POLL_SECONDS: "0.5" },
+  {
+    ...env,
+    HANGAR_BUILD_CONCURRENCY: "2",
+    HANGAR_BUILD_WORKSPACE_CONCURRENCY: "2",
+    HANGAR_QUEUE_POLL_SECONDS: "0.5",
+  },
   { startTimeoutMs: 120_000 },
 );
 const db = createDb(database.url, 4);

@@ -11,7 +11,10 @@ import type { Drivers } from "../src/server/jobs/drivers";
 export type GatedStep = "source" | "build" | "deploy";
 export interface Hold {
   step: GatedStep;
-  /** A deployment's name; without one, the hold applies to every deployment. */
+  /**
+   * A deployment: its name (deploy step) or its id (build step, whose plan names it by id);
+   * without one, the hold applies to every deployment.
+   */
   name?: string;
 }
 
@@ -56,7 +59,10 @@ export function gatedDrivers(drivers: Drivers, gate: Gate): Drivers {
     },
     builder: {
       imageBuilder: drivers.builder.imageBuilder,
-      build: async (plan, io) => (await gate.pass("build"), drivers.builder.build(plan, io)),
+      build: async (plan, io) => (
+        await gate.pass("build", plan.deployment_id),
+        drivers.builder.build(plan, io)
+      ),
       release: drivers.builder.release && ((plan) => drivers.builder.release!(plan)),
     },
     deployer: {

@@ -36,7 +36,13 @@ export async function uploadArchive(
 export async function deployUploadedSource(
   db: Db,
   actor: Actor,
-  input: { name: string; archive: Buffer; sourceConfig?: Record<string, unknown> },
+  input: {
+    name: string;
+    archive: Buffer;
+    sourceConfig?: Record<string, unknown>;
+    /** Called with the deployment before its revision is cut (a test holds its build then). */
+    beforeRevision?: (deploymentId: string) => Promise<void>;
+  },
 ) {
   const created = await createDeployment(db, actor, {
     name: input.name,
@@ -44,6 +50,7 @@ export async function deployUploadedSource(
     source_config: input.sourceConfig ?? {},
     source_revision_config: {},
   } as Parameters<typeof createDeployment>[2]);
+  await input.beforeRevision?.(created.id);
   const objectPath = await uploadArchive(db, actor, created.id, input.archive);
   const patched = await patchDeployment(db, actor, created.id, {
     source_revision_config: {

@@ -4,12 +4,9 @@ import { describeError, log } from "@/server/log";
 import { driversFromEnv, type Drivers } from "./drivers";
 import type { EngineContext } from "./engine/context";
 import { runRevisionStep } from "./engine/run-step";
-import {
-  QUEUES,
-  revisionStepJob,
-  startBoss,
-  teardownJob,
-} from "@/server/services/revisions/queue";
+import { QUEUES, revisionStepJob, startBoss, teardownJob } from "@/server/services/revisions/queue";
+import type { BuildJob } from "./build-fetch";
+import { serveBuilds } from "./build-slots";
 import { servePreviews } from "./previews";
 import { runTeardown } from "./teardown";
 import { logStep, startLifeline } from "./lifeline";
@@ -23,8 +20,9 @@ export interface RunningWorker {
  * A worker: runs revision steps, builds and teardowns from the queue. Any number of workers, in
  * any number of processes, share one queue; a killed worker's jobs are handed back by another
  * worker's lifeline within seconds (lifeline.ts). Builds have slots of their own
- * (HANGAR_BUILD_CONCURRENCY), so a long build never holds up
- * other revisions' steps.
+ * (HANGAR_BUILD_CONCURRENCY), so a long build never holds up other revisions' steps, and take
+ * builds fairly between workspaces, at most HANGAR_BUILD_WORKSPACE_CONCURRENCY of one workspace
+ * across every worker (build-slots.ts, build-fetch.ts).
  */
 /**
  * The live health watch of the cluster deployments are applied to (jobs/health), when this
@@ -79,46 +77,54 @@ export async function startWorker(
     pollingIntervalSeconds: env.HANGAR_QUEUE_POLL_SECONDS,
   } as const;
 
-  // Slots are pg-boss workers of one job each. An idle slot sleeps until its next poll unless
-  // woken: by a job sent from elsewhere, by a sibling that found work (there may be more), or
-  // by itself when it finishes one (it fetches again at once). A step's next step may be in
-  // the other revision queue (a build after its source step, a deploy after its build), so a
-  // finished job also wakes an idle slot there.
+  // Revision-step slots are pg-boss workers of one job each. An idle slot sleeps until its next
+  // poll unless woken: by a job sent from elsewhere, by a sibling that found work (there may be
+  // more), or by itself when it finishes one (it fetches again at once). A step's next step may
+  // be in the other revision queue (a build after its source step, a deploy after its build), so
+  // a finished job also wakes an idle slot there. Build slots are our own (build-slots.ts): they
+  // fetch fairly between workspaces, and wake the same way.
   type Slot = { id?: string; busy: boolean; revisionId?: string };
-  const slotsOf: Record<string, Slot[]> = { [QUEUES.revisionStep]: [], [QUEUES.build]: [] };
-  const wakeIdleSlot = (queue: string) => {
-    const idle = slotsOf[queue]!.find((slot) => !slot.busy && slot.id);
+  const stepSlots: Slot[] = [];
+  const wakeIdleStepSlot = () => {
+    const idle = stepSlots.find((slot) => !slot.busy && slot.id);
     if (idle) boss.notifyWorker(idle.id!);
   };
-  const other = (queue: string) => (queue === QUEUES.build ? QUEUES.revisionStep : QUEUES.build);
-  const serve = async (queue: string, count: number) => {
-    for (let i = 0; i < count; i++) {
-      const slot: Slot = { busy: false };
-      slotsOf[queue]!.push(slot);
-      slot.id = await boss.work(queue, work, async ([job]) => {
-        slot.busy = true;
-        wakeIdleSlot(queue);
-        const { revisionId } = revisionStepJob.parse(job!.data);
-        slot.revisionId = revisionId;
-        try {
-          await lifeline.claim(job!);
-          await runRevisionStep(ctx, revisionId, job!);
-        } catch (error) {
-          log.warn("revision step failed, will retry", {
-            revision_id: revisionId,
-            ...describeError(error),
-          });
-          throw error;
-        } finally {
-          slot.busy = false;
-        }
-        if (slot.id) boss.notifyWorker(slot.id);
-        wakeIdleSlot(other(queue));
+  const runJob = async (job: Omit<BuildJob, "expireInSeconds">) => {
+    const { revisionId } = revisionStepJob.parse(job.data);
+    try {
+      await lifeline.claim(job);
+      await runRevisionStep(ctx, revisionId, job);
+    } catch (error) {
+      log.warn("revision step failed, will retry", {
+        revision_id: revisionId,
+        ...describeError(error),
       });
+      throw error;
     }
   };
-  await serve(QUEUES.revisionStep, concurrency);
-  await serve(QUEUES.build, buildConcurrency);
+  const builds = serveBuilds(ctx, {
+    count: buildConcurrency,
+    workspaceConcurrency: env.HANGAR_BUILD_WORKSPACE_CONCURRENCY,
+    pollMs: env.HANGAR_QUEUE_POLL_SECONDS * 1000,
+    run: runJob,
+    onFinished: wakeIdleStepSlot,
+  });
+  for (let i = 0; i < concurrency; i++) {
+    const slot: Slot = { busy: false };
+    stepSlots.push(slot);
+    slot.id = await boss.work(QUEUES.revisionStep, work, async ([job]) => {
+      slot.busy = true;
+      wakeIdleStepSlot();
+      slot.revisionId = revisionStepJob.parse(job!.data).revisionId;
+      try {
+        await runJob(job!);
+      } finally {
+        slot.busy = false;
+      }
+      if (slot.id) boss.notifyWorker(slot.id);
+      builds.wake();
+    });
+  }
   const teardownId = await boss.work(QUEUES.teardown, work, async ([job]) => {
     await lifeline.claim(job!);
     const { deploymentId } = teardownJob.parse(job!.data);
@@ -128,14 +134,15 @@ export async function startWorker(
   const previews = await servePreviews(ctx, work);
   const retryMs = env.HANGAR_QUEUE_POLL_SECONDS * 1000;
   const listeners = await Promise.all([
-    listenForJobs(QUEUES.revisionStep, () => wakeIdleSlot(QUEUES.revisionStep), retryMs),
-    listenForJobs(QUEUES.build, () => wakeIdleSlot(QUEUES.build), retryMs),
+    listenForJobs(QUEUES.revisionStep, wakeIdleStepSlot, retryMs),
+    listenForJobs(QUEUES.build, builds.wake, retryMs),
     listenForJobs(QUEUES.teardown, () => boss.notifyWorker(teardownId), retryMs),
     listenForJobs(QUEUES.previewStatus, () => boss.notifyWorker(previews.statusId), retryMs),
   ]);
   log.info("worker started", {
     concurrency,
     build_concurrency: buildConcurrency,
+    build_workspace_concurrency: env.HANGAR_BUILD_WORKSPACE_CONCURRENCY,
     deployer: ctx.drivers.deployer.name,
     builder: ctx.drivers.builder.imageBuilder ?? "dry_run",
     health_watch: health ? "kubernetes" : "off",
@@ -147,14 +154,18 @@ export async function startWorker(
       health?.stop();
       await Promise.all(listeners.map((listener) => listener.stop()));
       // Steps still running after 10 s are handed back to the queue (retried at once elsewhere).
-      await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
-      const handedBack = Object.values(slotsOf)
-        .flat()
-        .filter((slot) => slot.busy && slot.revisionId);
-      for (const slot of handedBack)
+      const [, buildsHandedBack] = await Promise.all([
+        boss.stop({ graceful: true, wait: true, timeout: 10_000 }),
+        builds.stop(10_000),
+      ]);
+      const handedBack = [
+        ...stepSlots.filter((slot) => slot.busy && slot.revisionId).map((s) => s.revisionId!),
+        ...buildsHandedBack,
+      ];
+      for (const revisionId of handedBack)
         await logStep(
           db,
-          slot.revisionId!,
+          revisionId,
           (status) =>
             `Handed back: the worker stopped during ${status}; the next worker resumes it.`,
         ).catch(() => undefined);

@@ -11,10 +11,14 @@ import { ensureDebianPackages } from "./debian";
 
 const BUSYBOX = "/bin/busybox";
 
-/** Installs Debian's buildah and static busybox (which a FROM scratch image can run) when missing. */
+/** Installs Debian's buildah, its sandbox's tools and static busybox (a FROM scratch image runs it) when missing. */
 export function ensureBuildTools(): void {
   ensureDebianPackages([
     { command: "buildah", debianPackage: "buildah" },
+    // The build sandbox (src/server/jobs/builder/sandbox): namespaces, user switch, file limit.
+    { command: "bwrap", debianPackage: "bubblewrap" },
+    { command: "setpriv", debianPackage: "util-linux" },
+    { command: "prlimit", debianPackage: "util-linux" },
     { command: "skopeo", debianPackage: "skopeo" },
     {
       command: BUSYBOX,

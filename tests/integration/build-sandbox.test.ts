@@ -178,9 +178,7 @@ describe("one workspace's build against another's (issue 32)", () => {
     expect(line("PROXY-HANGAR:")).toBe("PROXY-HANGAR: 403");
     expect(line("PROXY-METADATA:")).toBe("PROXY-METADATA: 403");
     expect(line("PROXY-PACKAGE:")).toBe(`PROXY-PACKAGE: ${PACKAGE}`);
-    expect(line("CONNECT-DB:")).toBe(
-      "CONNECT-DB: curl: (56) CONNECT tunnel failed, response 403",
-    );
+    expect(line("CONNECT-DB:")).toBe("CONNECT-DB: curl: (56) CONNECT tunnel failed, response 403");
     expect(line("CONNECT-PACKAGE:")).toBe(`CONNECT-PACKAGE: ${PACKAGE}`);
     // Each refusal is in the build's log, saying which rule refused it.
     const port = new URL(stack.baseUrl).port;
@@ -331,6 +329,8 @@ describe("a build's bounds", () => {
       "busybox sort < /dev/zero",
     );
     expect(revision.status, log.join("\n")).toBe("BUILD_FAILED");
-    expect(revision.statusMessage).toMatch(/^The build ran out of memory \(HANGAR_BUILD_MEMORY=384Mi\): /);
+    expect(revision.statusMessage).toMatch(
+      /^The build ran out of memory \(HANGAR_BUILD_MEMORY=384Mi\): /,
+    );
   }, 150_000);
 });

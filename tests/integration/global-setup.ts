@@ -29,7 +29,13 @@ declare module "vitest" {
  * steps, for the many test files cutting revisions in parallel. Its drivers are gated
  * (testing/gate.ts).
  */
-export const WORKER_ENV = { HANGAR_QUEUE_POLL_SECONDS: "0.5", HANGAR_BUILD_CONCURRENCY: "4" };
+export const WORKER_ENV = {
+  HANGAR_QUEUE_POLL_SECONDS: "0.5",
+  HANGAR_BUILD_CONCURRENCY: "4",
+  // Test files cut revisions in one workspace each, and some hold a build at the gate while
+  // another of theirs goes on: fair queueing has tests (build-fairness) with workers of its own.
+  HANGAR_BUILD_WORKSPACE_CONCURRENCY: "4",
+};
 
 /** One throwaway database, one built server and one revision worker for the whole integration run. */
 export default async function setup(project: TestProject) {

@@ -67,7 +67,9 @@ export function buildahBuilder(options: BuildahOptions): ImageBuilder {
         target,
         registryEndpoints: [
           target.registry,
-          ...(realm ? [`${realm.hostname}:${realm.port || (realm.protocol === "https:" ? 443 : 80)}`] : []),
+          ...(realm
+            ? [`${realm.hostname}:${realm.port || (realm.protocol === "https:" ? 443 : 80)}`]
+            : []),
         ],
         contextDir,
         io,

@@ -110,13 +110,16 @@ export async function startBuildSession(options: SessionOptions): Promise<BuildS
     let atLimitSince: number | null = null;
     const group = cgroup;
     watch = setInterval(() => {
-      void group.events().then(({ processes }) => {
-        atLimitSince = processes >= bounds.processes - 1 ? (atLimitSince ?? Date.now()) : null;
-        if (atLimitSince !== null && Date.now() - atLimitSince >= PROCESS_LIMIT_MS)
-          stop(
-            `The build held HANGAR_BUILD_PROCESSES (${bounds.processes} processes) for ${PROCESS_LIMIT_MS / 1000} s and was stopped.`,
-          );
-      }, () => undefined);
+      void group.events().then(
+        ({ processes }) => {
+          atLimitSince = processes >= bounds.processes - 1 ? (atLimitSince ?? Date.now()) : null;
+          if (atLimitSince !== null && Date.now() - atLimitSince >= PROCESS_LIMIT_MS)
+            stop(
+              `The build held HANGAR_BUILD_PROCESSES (${bounds.processes} processes) for ${PROCESS_LIMIT_MS / 1000} s and was stopped.`,
+            );
+        },
+        () => undefined,
+      );
     }, 1000);
 
     const registriesConf: string[] = [];

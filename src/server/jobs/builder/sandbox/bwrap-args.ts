@@ -53,7 +53,11 @@ function topLevel(name: string): string[] {
 export function bwrapArgs(layout: SandboxLayout): string[] {
   const nodeRoot = layout.node.startsWith("/usr/")
     ? []
-    : ["--ro-bind", path.dirname(path.dirname(layout.node)), path.dirname(path.dirname(layout.node))];
+    : [
+        "--ro-bind",
+        path.dirname(path.dirname(layout.node)),
+        path.dirname(path.dirname(layout.node)),
+      ];
   return [
     "--unshare-pid",
     "--unshare-net",

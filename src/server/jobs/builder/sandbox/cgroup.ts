@@ -230,8 +230,10 @@ export async function createBuildCgroup(
     freezer = folder("freezer");
     await Promise.all([cpu, memory, pids, ...(freezer ? [freezer] : [])].map((d) => mkdir(d)));
     await writeFile(path.join(memory, "memory.limit_in_bytes"), String(bounds.memoryBytes));
-    await writeFile(path.join(memory, "memory.memsw.limit_in_bytes"), String(bounds.memoryBytes))
-      .catch(() => undefined);
+    await writeFile(
+      path.join(memory, "memory.memsw.limit_in_bytes"),
+      String(bounds.memoryBytes),
+    ).catch(() => undefined);
     await writeFile(path.join(pids, "pids.max"), String(bounds.processes));
     await writeFile(path.join(cpu, "cpu.cfs_period_us"), String(PERIOD_US));
     await writeFile(path.join(cpu, "cpu.cfs_quota_us"), String(quota));

@@ -50,8 +50,7 @@ export async function watchDisk(options: {
   onExceeded(bytes: number): void;
 }): Promise<DiskWatch> {
   const before = new Map<string, Set<string>>();
-  for (const dir of options.layerDirs)
-    before.set(dir, new Set(await readdir(dir).catch(() => [])));
+  for (const dir of options.layerDirs) before.set(dir, new Set(await readdir(dir).catch(() => [])));
   let measured = 0;
   let usedAtWalk = await usedOn(options.buildDir);
   let exceeded = false;

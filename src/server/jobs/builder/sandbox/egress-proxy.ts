@@ -96,7 +96,9 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     const port = Number(url.port) || 80;
     const address = await dialable(host, port);
     if (!address) {
-      res.writeHead(403, { "content-type": "text/plain" }).end("Refused by Hangar's build egress rule (HANGAR_BUILD_EGRESS).\n");
+      res
+        .writeHead(403, { "content-type": "text/plain" })
+        .end("Refused by Hangar's build egress rule (HANGAR_BUILD_EGRESS).\n");
       return;
     }
     const headers = { ...req.headers };

@@ -76,7 +76,8 @@ async function startRelay(socketPath: string, host: string, port: number) {
 }
 
 /** Joins the cgroups named in $1 (colon-separated), then runs the rest. */
-const JOIN_AND_EXEC = 'IFS=:; for f in $1; do echo $$ > "$f" || exit 125; done; unset IFS; shift; exec "$@"';
+const JOIN_AND_EXEC =
+  'IFS=:; for f in $1; do echo $$ > "$f" || exit 125; done; unset IFS; shift; exec "$@"';
 
 export async function runInSandbox(command: SandboxCommand): Promise<SandboxResult> {
   if (command.signal.aborted) return { code: null, aborted: true };

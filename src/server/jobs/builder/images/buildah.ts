@@ -4,7 +4,7 @@ import { grantTraverse, type RunAs } from "@/lib/system-users";
 import { StepFailure, type BuildIo } from "../../drivers/types";
 import type { ImageBuild, ImageBuilder } from "../types";
 import { chownTree, prepareBuilderRoot } from "./build-user";
-import { buildFailure, pushFailure } from "./buildah-output";
+import { BuildahOutput, buildFailure, pushFailure } from "./buildah-output";
 import { CommandNotFound, runInGroup } from "./process-group";
 
 // The local builder: Debian's buildah on the worker's machine. `bud` with chroot isolation and
@@ -55,10 +55,10 @@ export function buildahBuilder(options: BuildahOptions): ImageBuilder {
 
   /** Runs buildah, each line to the build log (the token masked, should it ever appear). */
   async function buildah(args: string[], io: BuildIo, secret: string, cwd?: string) {
-    const lines: string[] = [];
+    const output = new BuildahOutput();
     const onLine = (raw: string) => {
       const line = raw.split(secret).join(REDACTED);
-      lines.push(line);
+      output.add(line);
       io.log([line]);
     };
     try {
@@ -70,7 +70,7 @@ export function buildahBuilder(options: BuildahOptions): ImageBuilder {
         onLine,
       });
       if (run.aborted) throw new StepFailure("The build was stopped.");
-      return { ok: run.code === 0, lines };
+      return { ok: run.code === 0, lines: output.lines() };
     } catch (error) {
       if (error instanceof CommandNotFound)
         throw new StepFailure(

@@ -109,6 +109,22 @@ const schema = z.object({
   HANGAR_BUILD_EGRESS: z.string().default("public"),
   /** A delegated cgroup v2 folder the local builder makes each build's group in (README "Builds"). */
   HANGAR_BUILD_CGROUP: z.string().min(1).optional(),
+  /**
+   * The longest line of any log Hangar stores or serves (build and deploy logs, runtime logs),
+   * in characters; a longer one keeps its start and ends with a mark saying what was cut.
+   */
+  HANGAR_LOG_MAX_LINE: z.coerce.number().int().min(256).max(65_536).default(16_384),
+  /**
+   * Most bytes and lines of a revision's build log; past either, what the build prints is not
+   * kept (one line at the end says how much) and the build goes on.
+   */
+  HANGAR_BUILD_LOG_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(64 * 1024)
+    .max(1024 * 1024 * 1024)
+    .default(4 * 1024 * 1024),
+  HANGAR_BUILD_LOG_MAX_LINES: z.coerce.number().int().min(100).max(10_000_000).default(20_000),
   /** The FROM of every build (overrides the graph config's base_image). */
   HANGAR_BUILD_BASE_IMAGE: z
     .string()

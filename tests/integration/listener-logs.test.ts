@@ -238,4 +238,59 @@ describe("runtime logs through a listener", () => {
     expect(failed.status).toBe(502);
     expect(failed.body.detail).toContain("pods is forbidden");
   });
+
+  it("what a listener sends back is served harmless: escape sequences, C1 controls", async () => {
+    const mine = await h.createListener();
+    const d = await h.createDeployment("harmless-logs", mine.id, "registry.example/hand:2");
+    await deployByHand(mine.token, d.id);
+    const start = Date.now();
+    const line = (id: string, text: string, n: number) => ({
+      key: new Date(start + n).toISOString().replace("Z", "000000Z"),
+      id,
+      pod: "harmless-logs-0",
+      container: "server",
+      previous: false,
+      text,
+    });
+    const lines = [
+      line("esc", "\x1b]0;pwned\x07\x1b[2J\x1b[3J ERROR cleared your screen\rhidden", 0),
+      line("json", '{"level": "info", "message": "\\u001b]2;t\\u0007\\u009b2J from JSON"}', 1),
+      line("c1", "\u009b31m eight-bit CSI \u009d0;title\u009c", 2),
+    ];
+    /** Plays the listener for one read: takes its request and answers `lines`. */
+    const answered = async (read: () => Promise<unknown>) => {
+      const asking = read();
+      const polled = await waitFor(
+        () =>
+          h.bearer(mine.token, "/v2/listener/log-requests", {
+            replica_id: "hand",
+            wait_seconds: 1,
+          }),
+        (r) => r.body?.log_requests?.length > 0,
+        { timeoutMs: 10_000, what: "the log request" },
+      );
+      const path = `/v2/listener/log-requests/${polled.body.log_requests[0].request_id}`;
+      const answer = await h.bearer(mine.token, path, { replica_id: "hand", lines });
+      expect(answer.status, answer.text).toBe(200);
+      return asking;
+    };
+    const expected = [
+      "␛]0;pwned␇␛[2J␛[3J ERROR cleared your screen␍hidden",
+      "␛]2;t␇\ufffd2J from JSON",
+      "\ufffd31m eight-bit CSI \ufffd0;title\ufffd",
+    ];
+    const res = (await answered(() => logs(d.id, { order: "asc" }))) as Awaited<
+      ReturnType<typeof logs>
+    >;
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.logs.map((l: Line) => l.message)).toEqual(expected);
+    expect(res.body.logs[0].level).toBe("ERROR");
+    expect(res.text).not.toMatch(/\\u001b|\\u0007|\\u009b/);
+
+    const caller = createCaller({ db, requestId: "ll", actor: h.tenant.actors.viewer });
+    const read = (await answered(() =>
+      caller.runtime.logs({ deploymentId: d.id, order: "asc" }),
+    )) as Awaited<ReturnType<typeof caller.runtime.logs>>;
+    expect(read.logs.map((l) => l.message)).toEqual(expected);
+  });
 });

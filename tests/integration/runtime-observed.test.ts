@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createCaller } from "../../src/server/api/root";
 import { env } from "../../src/env";
+import { LOG_ANSWER_BYTES } from "../../src/lib/log-text";
 import { createDb, type Db } from "../../src/server/db";
 import { createDeployment } from "../../src/server/services/deployments/create";
 import { createTestDatabase } from "../../testing/database";
@@ -161,6 +162,59 @@ describe("runtime logs", () => {
         expect.objectContaining({ message: "INFO started again", previous: false }),
       ]),
     );
+  });
+});
+
+describe("runtime logs, bounded and harmless", () => {
+  it("serves escape sequences harmless, long lines cut, answers within the byte budget", async () => {
+    const id = await deployed("rt-bounds", "registry.example/agent:bounds");
+    kube.printLog("rt-bounds", [
+      "\x1b]0;pwned\x07\x1b[2J\x1b[3J ERROR after the escapes\rhidden",
+      '{"level": "warning", "message": "\\u001b]2;json title\\u0007 \\u009b2J in JSON"}',
+      `INFO ${"l".repeat(100_000)}`,
+      ...Array.from({ length: 200 }, (_, i) => `INFO wide ${i} ${"w".repeat(10_000)}`),
+    ]);
+    const newest = await logs(id, { limit: 1000, order: "desc" });
+    expect(newest.status, newest.text).toBe(200);
+    expect(Buffer.byteLength(JSON.stringify(newest.body.logs))).toBeLessThanOrEqual(
+      LOG_ANSWER_BYTES,
+    );
+    // Two replicas printed 203 lines each: cut by bytes, with a cursor to read on.
+    expect(newest.body.logs.length).toBeLessThan(406);
+    expect(newest.body.next_offset).toEqual(expect.any(String));
+
+    const all: { id: string; message: string; level: string }[] = [];
+    let offset: string | null = null;
+    for (let page = 0; page < 100; page++) {
+      const res = await logs(id, { limit: 1000, order: "asc", ...(offset ? { offset } : {}) });
+      expect(Buffer.byteLength(JSON.stringify(res.body.logs))).toBeLessThanOrEqual(
+        LOG_ANSWER_BYTES,
+      );
+      if (!res.body.logs.length) break;
+      all.push(...res.body.logs);
+      offset = res.body.next_offset;
+    }
+    expect(all).toHaveLength(406);
+    expect(new Set(all.map((l) => l.id)).size).toBe(406);
+    const messages = all.map((l) => l.message);
+    expect(messages).toContain("␛]0;pwned␇␛[2J␛[3J ERROR after the escapes␍hidden");
+    expect(all.find((l) => l.message.startsWith("␛]0;pwned"))!.level).toBe("ERROR");
+    expect(messages).toContain("␛]2;json title␇ \ufffd2J in JSON");
+    const long = messages.find((m) => m.startsWith("INFO llll"))!;
+    expect(long.length).toBeLessThanOrEqual(env.HANGAR_LOG_MAX_LINE);
+    expect(long).toMatch(/^INFO l+… \[cut: 100,005 characters, [\d,]+ not kept\]$/);
+    expect(messages.join("")).not.toMatch(/[^\P{Cc}\t\n]/u);
+
+    // The dashboard's procedure: the same lines, the same bounds.
+    const caller = createCaller({ db, requestId: "rt", actor: tenant.actors.viewer });
+    const read = await caller.runtime.logs({ deploymentId: id, limit: 1000, order: "desc" });
+    expect(Buffer.byteLength(JSON.stringify(read.logs))).toBeLessThanOrEqual(LOG_ANSWER_BYTES);
+    expect(read.next_offset).toEqual(expect.any(String));
+    const escaped = await caller.runtime.logs({ deploymentId: id, query: "after the escapes" });
+    expect(escaped.logs.map((l) => l.message)).toEqual([
+      "␛]0;pwned␇␛[2J␛[3J ERROR after the escapes␍hidden",
+      "␛]0;pwned␇␛[2J␛[3J ERROR after the escapes␍hidden",
+    ]);
   });
 });
 

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { buildFailure, pushFailure } from "../../../src/server/jobs/builder/images/buildah-output";
+import {
+  BuildahOutput,
+  buildFailure,
+  pushFailure,
+} from "../../../src/server/jobs/builder/images/buildah-output";
 
 // buildah's words when a build fails (as printed by buildah 1.28), turned into the revision's
 // status message: the step, the reason, the step's last lines.
@@ -50,6 +54,32 @@ describe("a failed buildah build", () => {
       ]).message,
     ).toBe(
       "Pushing 127.0.0.1:5000/ws/app:r1 failed: pushing image: unauthorized: authentication required",
+    );
+  });
+
+  it("keeps only what a failure needs while buildah runs, however much a step prints", () => {
+    const output = new BuildahOutput();
+    output.add("STEP 1/3: FROM base");
+    output.add("Error: an earlier complaint");
+    output.add("STEP 3/3: RUN flood");
+    for (let i = 0; i < 100_000; i++) output.add(`flood line ${i}`);
+    output.add("subprocess exited with status 1");
+    output.add('Error: building at STEP "RUN flood": exit status 1');
+    const lines = output.lines();
+    expect(lines.length).toBeLessThanOrEqual(52);
+    expect(lines[0]).toBe("STEP 3/3: RUN flood");
+    expect(buildFailure(lines).message.split("\n")).toEqual([
+      "STEP 3/3: RUN flood failed (exit status 1). Its last lines:",
+      ...Array.from({ length: 10 }, (_, i) => `  flood line ${99_990 + i}`),
+    ]);
+
+    // buildah's reason is kept even when the step printed on after it.
+    const after = new BuildahOutput();
+    after.add("STEP 2/2: RUN chatty");
+    after.add("Error: the reason");
+    for (let i = 0; i < 500; i++) after.add(`chatter ${i}`);
+    expect(buildFailure(after.lines()).message).toMatch(
+      /^STEP 2\/2: RUN chatty failed \(the reason\)/,
     );
   });
 });

@@ -157,7 +157,7 @@ export async function buildStep(ctx: EngineContext, revision: EngineRevision): P
     }
   }
   const timeoutSeconds = env.HANGAR_BUILD_TIMEOUT_SECONDS;
-  const output = liveLog(ctx.db, revision.id, "build");
+  const output = await liveLog(ctx.db, revision.id, "build");
   const push = await buildTargetOf(ctx, revision, timeoutSeconds);
   const watch = watchBuild(ctx.db, revision.id, timeoutSeconds);
   const failed = (message: string, lines: string[] = []) =>

@@ -5,6 +5,7 @@ import {
   type AnswerLogRequestInput,
   type ListenerLogRequest,
 } from "@/schemas/listener-logs";
+import { cutLine } from "@/lib/log-text";
 import { readDeploymentLogs, type PodLogLine } from "@/server/cluster/pod-logs";
 import { describeError, log } from "@/server/log";
 import { ProtocolError, type ProtocolClient } from "./client";
@@ -16,7 +17,10 @@ import { ProtocolError, type ProtocolClient } from "./client";
 /** Leaves room under Hangar's 1 MiB body limit for the JSON around the lines. */
 const ANSWER_BYTES = 900_000;
 
-/** Cuts the answer to fit, keeping the end the request names; says whether it cut. */
+/**
+ * Cuts the answer to fit, keeping the end the request names; says whether it cut. A line over
+ * the protocol's limit keeps its start and says it was cut (Hangar makes the text harmless).
+ */
 export function fitAnswer(
   lines: PodLogLine[],
   keep: "newest" | "oldest",
@@ -27,8 +31,7 @@ export function fitAnswer(
   const kept: PodLogLine[] = [];
   let bytes = 0;
   for (const line of ordered) {
-    const text =
-      line.text.length > LOG_LINE_TEXT_MAX ? line.text.slice(0, LOG_LINE_TEXT_MAX) : line.text;
+    const text = cutLine(line.text, LOG_LINE_TEXT_MAX);
     const size = Buffer.byteLength(text) + line.pod.length + line.container.length + 120;
     if (kept.length >= LOG_ANSWER_LINES_MAX || bytes + size > ANSWER_BYTES) break;
     bytes += size;

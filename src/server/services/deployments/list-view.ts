@@ -1,3 +1,4 @@
+import { harmless } from "@/lib/log-text";
 import { defaultSortDir, type RevisionSummary } from "@/schemas/deployment-status";
 import type { DeploymentListView, DeploymentListViewQuery } from "@/schemas/deployment-list-view";
 import type { Actor } from "@/server/auth/actor";
@@ -18,7 +19,12 @@ export async function revisionSummaries(
   return new Map(
     rows.map((r) => [
       r.id,
-      { id: r.id, number: r.number, status: r.status, status_message: r.statusMessage },
+      {
+        id: r.id,
+        number: r.number,
+        status: r.status,
+        status_message: r.statusMessage === null ? null : harmless(r.statusMessage),
+      },
     ]),
   );
 }

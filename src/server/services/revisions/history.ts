@@ -1,4 +1,5 @@
 import type { Revision as RevisionRow } from "@/generated/prisma/client";
+import { harmless } from "@/lib/log-text";
 import type { Page } from "@/schemas/common";
 import type { SourceConfig, SourceRevisionConfig } from "@/schemas/deployments";
 import type { ListRevisionsQuery, Revision } from "@/schemas/revisions";
@@ -35,7 +36,7 @@ export const toRevision = (row: RevisionRow): Revision => ({
   created_at: row.createdAt.toISOString(),
   updated_at: row.updatedAt.toISOString(),
   status: row.status,
-  status_message: row.statusMessage,
+  status_message: row.statusMessage === null ? null : harmless(row.statusMessage),
   source: row.source,
   source_revision_config: revisionConfigOf(row),
   remote_reconciled: row.remoteReconciled,

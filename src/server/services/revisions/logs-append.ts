@@ -1,8 +1,11 @@
+import { env } from "@/env";
 import type { RevisionLogLevel, RevisionLogStream } from "@/generated/prisma/client";
+import { harmlessLine } from "@/lib/log-text";
 import type { DbClient } from "@/server/db";
 
 // A revision's build and deploy output. Lines are numbered per revision (seq); callers write
-// only what they compose themselves, never secret values.
+// only what they compose themselves, never secret values. Every line is stored harmless and at
+// most HANGAR_LOG_MAX_LINE characters (lib/log-text.ts), whoever wrote it.
 
 export async function appendLogs(
   db: DbClient,
@@ -12,6 +15,7 @@ export async function appendLogs(
   level: RevisionLogLevel = "INFO",
 ): Promise<void> {
   if (lines.length === 0) return;
+  const stored = lines.map((line) => harmlessLine(line, env.HANGAR_LOG_MAX_LINE));
   await db.$executeRaw`
     INSERT INTO revision_logs (revision_id, seq, stream, level, line)
     SELECT ${revisionId}::uuid,
@@ -19,5 +23,18 @@ export async function appendLogs(
            ${stream}::"RevisionLogStream",
            ${level}::"RevisionLogLevel",
            t.line
-    FROM unnest(${lines}::text[]) WITH ORDINALITY AS t(line, n)`;
+    FROM unnest(${stored}::text[]) WITH ORDINALITY AS t(line, n)`;
+}
+
+/** What a revision's log of `stream` holds: its lines and their bytes (UTF-8). */
+export async function storedLogSize(
+  db: DbClient,
+  revisionId: string,
+  stream: RevisionLogStream,
+): Promise<{ lines: number; bytes: number }> {
+  const [row] = await db.$queryRaw<{ lines: bigint; bytes: bigint }[]>`
+    SELECT count(*) AS lines, COALESCE(sum(octet_length(line)), 0)::bigint AS bytes
+    FROM revision_logs
+    WHERE revision_id = ${revisionId}::uuid AND stream = ${stream}::"RevisionLogStream"`;
+  return { lines: Number(row?.lines ?? 0), bytes: Number(row?.bytes ?? 0) };
 }

@@ -1,4 +1,6 @@
+import { env } from "@/env";
 import type { RevisionLog } from "@/generated/prisma/client";
+import { harmlessLine, withinBytes } from "@/lib/log-text";
 import type { Page } from "@/schemas/common";
 import type { RevisionLogLine, RevisionLogsQuery } from "@/schemas/revision-logs";
 import type { Actor } from "@/server/auth/actor";
@@ -6,12 +8,16 @@ import type { DbClient } from "@/server/db";
 import { notFound } from "@/server/errors";
 import { findDeployment } from "../deployments/find";
 
-// Reading a revision's log: pages, and what the live stream polls.
+// Reading a revision's log: pages, and what the live stream polls. Lines are served harmless
+// and cut (lib/log-text.ts) again, as rows stored before that rule may hold anything.
+
+/** A stored line as it is served. */
+export const servedLine = (line: string) => harmlessLine(line, env.HANGAR_LOG_MAX_LINE);
 
 export const toLogLine = (row: RevisionLog): RevisionLogLine => ({
   id: Number(row.id),
   stream: row.stream,
-  line: row.line,
+  line: servedLine(row.line),
   created_at: row.createdAt.toISOString(),
 });
 
@@ -46,7 +52,10 @@ export const logLinesAfter = (
     take,
   });
 
-/** Oldest first; `after` is a cursor (the last id read), `offset` counts from it. */
+/**
+ * Oldest first; `after` is a cursor (the last id read), `offset` counts from it. A page stops
+ * before `limit` once its lines pass LOG_ANSWER_BYTES; `offset` (or the last id) reads on.
+ */
 export async function listRevisionLogs(
   db: DbClient,
   actor: Actor,
@@ -56,5 +65,6 @@ export async function listRevisionLogs(
 ): Promise<Page<RevisionLogLine>> {
   const revision = await findRevisionOf(db, actor, deploymentId, revisionId);
   const rows = await logLinesAfter(db, revision.id, query.after, query.limit, query.offset);
-  return { resources: rows.map(toLogLine), offset: query.offset + rows.length };
+  const { kept } = withinBytes(rows.map(toLogLine));
+  return { resources: kept, offset: query.offset + kept.length };
 }

@@ -1,13 +1,15 @@
 import type { Prisma, RevisionLogStream } from "@/generated/prisma/client";
+import { withinBytes } from "@/lib/log-text";
 import type { LogEntries, LogQuery } from "@/schemas/deploy-logs";
 import { isTerminal } from "@/schemas/revision-states";
 import type { Actor } from "@/server/auth/actor";
 import type { DbClient } from "@/server/db";
 import { invalidField } from "@/server/errors";
-import { findRevisionOf } from "./logs-list";
+import { findRevisionOf, servedLine } from "./logs-list";
 
 // The deploy client's revision log reads (POST .../build_logs, .../revisions/{id}/deploy_logs): filtered, ordered either
-// way, paged by an opaque cursor over the same log store as the other log routes.
+// way, paged by an opaque cursor over the same log store as the other log routes. An answer
+// holds at most LOG_ANSWER_BYTES of lines: cut there, it carries a cursor whatever its length.
 
 const encodeCursor = (id: bigint) => Buffer.from(`l:${id}`).toString("base64url");
 
@@ -43,19 +45,19 @@ async function readLogs(
     orderBy: { id: query.order },
     take: query.limit,
   });
-  const last = rows.at(-1);
-  // A short page is the end only once nothing more will be written (descending: always).
-  const end =
-    !last || (rows.length < query.limit && (query.order === "desc" || (await finished())));
-  return {
-    logs: rows.map((row) => ({
+  const { kept, cut } = withinBytes(
+    rows.map((row) => ({
       id: String(row.id),
       timestamp: row.createdAt.toISOString(),
       level: row.level,
-      message: row.line,
+      message: servedLine(row.line),
     })),
-    next_offset: end ? null : encodeCursor(last.id),
-  };
+  );
+  const last = kept.at(-1);
+  // A short page is the end only once nothing more will be written (descending: always).
+  const end =
+    !last || (!cut && rows.length < query.limit && (query.order === "desc" || (await finished())));
+  return { logs: kept, next_offset: end ? null : encodeCursor(BigInt(last.id)) };
 }
 
 /** A revision's build or deploy log (404 for another workspace's revision). */

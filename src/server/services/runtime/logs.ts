@@ -1,4 +1,5 @@
 import { env } from "@/env";
+import { harmlessLine, withinBytes } from "@/lib/log-text";
 import type { RuntimeLogQuery, RuntimeLogs } from "@/schemas/runtime";
 import type { Actor } from "@/server/auth/actor";
 import { clusterKubeconfig } from "@/server/cluster/kubeconfig";
@@ -13,7 +14,9 @@ import { levelOf, messageOf } from "./log-level";
 // agent server and queue workers print, read from the cluster when asked (pass-through: Hangar
 // stores none of it). As far back as the cluster keeps them: the current and previous run of
 // each container of each pod, up to HANGAR_RUNTIME_LOG_LINES lines of each per request. A
-// deployment on a listener is read by the listener, in its cluster, when asked (14.3).
+// deployment on a listener is read by the listener, in its cluster, when asked (14.3). Whichever
+// read them, messages are served harmless and cut (lib/log-text.ts), at most LOG_ANSWER_BYTES
+// of them per answer.
 
 export const sourceWords = (lines: number) =>
   `Read from the cluster when asked (Hangar keeps no copy): every replica's containers, current and previous run, as far back as the kubelet keeps them (by default 10 MiB per container), at most ${lines} lines per container per request.`;
@@ -122,19 +125,22 @@ export async function queryRuntimeLogs(
         : orderKey(b.line).localeCompare(orderKey(a.line)),
     );
   const page = lines.slice(0, query.limit);
-  const last = page.at(-1);
-  // Ascending, more may be printed: a cursor after the last line. Descending: only if more.
-  const more = query.order === "asc" ? Boolean(last) : lines.length > query.limit;
-  return {
-    logs: page.map(({ line, level, message }) => ({
+  const { kept } = withinBytes(
+    page.map(({ line, level, message }) => ({
       id: line.id,
       timestamp: `${line.key.slice(0, 23)}Z`,
       level,
-      message,
+      message: harmlessLine(message, env.HANGAR_LOG_MAX_LINE),
       pod: line.pod,
       container: line.container,
       previous: line.previous,
     })),
+  );
+  const last = lines[kept.length - 1];
+  // Ascending, more may be printed: a cursor after the last line. Descending: only if more.
+  const more = query.order === "asc" ? Boolean(last) : lines.length > kept.length;
+  return {
+    logs: kept,
     next_offset: more && last ? encodeCursor(last.line) : null,
     pods: read.pods.map(({ name, component, revision, ready, restarts }) => ({
       name,

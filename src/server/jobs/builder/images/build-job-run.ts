@@ -9,6 +9,8 @@ import {
   type V1Job,
   type V1Pod,
 } from "@kubernetes/client-node";
+import { env } from "@/env";
+import { harmlessLine } from "@/lib/log-text";
 import { log } from "@/server/log";
 import { reasonOf, statusOf } from "../../drivers/kubernetes";
 import { StepFailure, type BuildIo } from "../../drivers/types";
@@ -225,7 +227,12 @@ export async function runBuildJob(
           container: FETCH_CONTAINER,
           tailLines: LAST_LINES,
         })
-        .then((text) => String(text).split("\n").filter(Boolean))
+        .then((text) =>
+          String(text)
+            .split("\n")
+            .filter(Boolean)
+            .map((line) => harmlessLine(line, env.HANGAR_LOG_MAX_LINE)),
+        )
         .catch(() => []);
       throw new StepFailure(
         `Fetching the build context failed: ${said.at(-1) ?? `exit code ${fetch.exitCode}`}`,

@@ -1,13 +1,42 @@
 import { StepFailure } from "../../drivers/types";
 
 // What a failed buildah run said, as the revision's status message: the step that failed
-// (`STEP 4/6: RUN ...`), buildah's reason and the step's last lines of output.
+// (`STEP 4/6: RUN ...`), buildah's reason and the step's last lines of output. Only what those
+// need is kept while buildah runs (BuildahOutput), never all of its output.
 
 const STEP = /^(?:\[\d+\/\d+\] )?STEP \d+\/\d+: /;
 /** buildah's own words around a failure, not the step's output. */
 const NOISE = /^(?:Error: |error |subprocess exited |--> |Trying to pull |Getting image source )/;
 const TAIL_LINES = 10;
 const MAX_LINE = 300;
+
+/** Lines kept after the last step's line: more than the tail, as noise lines are left out of it. */
+const KEPT_LINES = 50;
+
+/** The last `STEP` line, the lines since it (the last KEPT_LINES) and the last `Error: ` line. */
+export class BuildahOutput {
+  private step: string | null = null;
+  private error: string | null = null;
+  private tail: string[] = [];
+
+  add(line: string): void {
+    if (STEP.test(line)) {
+      this.step = line;
+      this.tail = [];
+      return;
+    }
+    if (line.startsWith("Error: ")) this.error = line;
+    this.tail.push(line);
+    if (this.tail.length > 2 * KEPT_LINES) this.tail = this.tail.slice(-KEPT_LINES);
+  }
+
+  /** What buildFailure and pushFailure read, in the order buildah printed it. */
+  lines(): string[] {
+    const tail = this.tail.slice(-KEPT_LINES);
+    const error = this.error !== null && !tail.includes(this.error) ? [this.error] : [];
+    return [...(this.step !== null ? [this.step] : []), ...tail, ...error];
+  }
+}
 
 const clip = (line: string) => (line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)}…` : line);
 

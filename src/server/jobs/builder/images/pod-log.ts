@@ -2,10 +2,14 @@ import http from "node:http";
 import https from "node:https";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ApiException, type CoreV1Api, type KubeConfig } from "@kubernetes/client-node";
+import { env } from "@/env";
+import { harmless, withCutMark } from "@/lib/log-text";
+import { LineReader } from "./line-reader";
 
 // Follows one container's log (GET .../pods/<pod>/log?follow=true) line by line until the
-// container has ended. A stream that drops early (an idle connection cut on the way) is read
-// again from the last line's timestamp; lines already taken are skipped.
+// container has ended, holding no more than its longest line kept. A stream that drops early
+// (an idle connection cut on the way) is read again from the last line's timestamp; lines
+// already taken are skipped.
 
 export interface LogFollower {
   /** Starts following `pod` (once; later calls do nothing). */
@@ -21,24 +25,20 @@ export function stampKey(stamp: string): string {
   return match ? `${match[1]}.${(match[2] ?? "").padEnd(9, "0")}Z` : stamp;
 }
 
-/** Splits `timestamp text` log lines from a chunked stream, keeping a partial last line. */
-function lineSplitter(onLine: (stamp: string, text: string) => void) {
-  let partial = "";
-  const take = (line: string) => {
-    const space = line.indexOf(" ");
-    if (space > 0) onLine(line.slice(0, space), line.slice(space + 1).replace(/\r$/, ""));
-  };
-  return {
-    push(chunk: string) {
-      const lines = (partial + chunk).split("\n");
-      partial = lines.pop()!;
-      lines.forEach(take);
-    },
-    end() {
-      if (partial) take(partial);
-      partial = "";
-    },
-  };
+/** Room for the `timestamp ` before each line's text, beside the longest text kept. */
+const STAMP_ROOM = 64;
+
+/**
+ * Splits `timestamp text` log lines from a chunked stream (line-reader.ts: never more than the
+ * longest line is held); each text harmless and cut to `maxLine` with a mark.
+ */
+function stampedLines(maxLine: number, onLine: (stamp: string, text: string) => void) {
+  return new LineReader(maxLine + STAMP_ROOM, (start, length) => {
+    const space = start.indexOf(" ");
+    if (space <= 0) return;
+    const text = withCutMark(start.slice(space + 1), length - space - 1, maxLine);
+    onLine(start.slice(0, space), harmless(text));
+  });
 }
 
 export function followContainerLog(
@@ -69,15 +69,14 @@ export function followContainerLog(
           return reject(new Error(`the pod's log answered ${response.statusCode}`));
         }
         const lines: string[] = [];
-        const splitter = lineSplitter((stamp, text) => {
+        const splitter = stampedLines(env.HANGAR_LOG_MAX_LINE, (stamp, text) => {
           const key = stampKey(stamp);
           if (last !== null && key <= last) return;
           last = key;
           lines.push(text);
         });
         const flush = () => (lines.length ? onLines(lines.splice(0)) : undefined);
-        response.setEncoding("utf8");
-        response.on("data", (chunk: string) => {
+        response.on("data", (chunk: Buffer) => {
           splitter.push(chunk);
           flush();
         });

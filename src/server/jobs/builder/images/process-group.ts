@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { createInterface } from "node:readline";
+import { readLogLines } from "./line-reader";
 
 // A builder's command in a process group of its own, its output line by line as it happens, and
 // the whole group stopped when the build is aborted: SIGTERM at once (the tool tidies its
@@ -25,7 +25,7 @@ export interface GroupOptions {
   /** Runs the command as this user (the caller is root). */
   runAs?: { uid: number; gid: number };
   signal: AbortSignal;
-  /** Every line of stdout and stderr, in the order they arrive. */
+  /** Every line of stdout and stderr, in the order they arrive (harmless, cut: line-reader.ts). */
   onLine(line: string): void;
 }
 
@@ -58,8 +58,7 @@ export function runInGroup(command: string, args: string[], options: GroupOption
       killer = setTimeout(() => killGroup(pid, "SIGKILL"), KILL_GRACE_MS);
     };
     options.signal.addEventListener("abort", onAbort, { once: true });
-    for (const stream of [child.stdout, child.stderr])
-      createInterface({ input: stream, crlfDelay: Infinity }).on("line", options.onLine);
+    for (const stream of [child.stdout, child.stderr]) readLogLines(stream, options.onLine);
     child.once("error", (error: NodeJS.ErrnoException) => {
       options.signal.removeEventListener("abort", onAbort);
       reject(error.code === "ENOENT" ? new CommandNotFound(command) : error);

@@ -7,6 +7,7 @@ import { isLoopbackHost } from "@/server/outbound/address-policy";
 import { allowingAlso, type BuildEgress } from "@/server/outbound/build-egress";
 import { StepFailure, type BuildIo, type ImageTarget } from "../../drivers/types";
 import type { BuildBounds } from "../bounds";
+import { BuildahOutput } from "../images/buildah-output";
 import { createBuildCgroup, type BuildCgroup } from "./cgroup";
 import { watchDisk, type DiskWatch } from "./disk-watch";
 import { runInSandbox } from "./sandbox";
@@ -41,7 +42,7 @@ export interface SessionOptions {
 
 export interface CommandResult {
   ok: boolean;
-  /** The last lines it printed (for a failure's message). */
+  /** The step that ran last, its last lines and buildah's error (for a failure's message). */
   lines: string[];
 }
 
@@ -58,8 +59,6 @@ export interface BuildSession {
   explain(failure: StepFailure, lines: string[]): Promise<StepFailure>;
   close(): Promise<void>;
 }
-
-const TAIL = 200;
 
 export async function startBuildSession(options: SessionOptions): Promise<BuildSession> {
   const { runAs, io, target, bounds } = options;
@@ -152,7 +151,7 @@ export async function startBuildSession(options: SessionOptions): Promise<BuildS
     const secret = target.credentials.password;
 
     const exec = async (args: string[], trusted: boolean): Promise<CommandResult> => {
-      const lines: string[] = [];
+      const output = new BuildahOutput();
       const result = await runInSandbox({
         buildah: options.buildah,
         storage,
@@ -170,15 +169,14 @@ export async function startBuildSession(options: SessionOptions): Promise<BuildS
         signal,
         onLine(raw) {
           const line = raw.split(secret).join(REDACTED);
-          lines.push(line);
-          if (lines.length > TAIL) lines.shift();
+          output.add(line);
           io.log([line]);
         },
         onRefused: (message) => io.log([message]),
       });
       if (boundMessage) throw new StepFailure(boundMessage);
       if (result.aborted) throw new StepFailure("The build was stopped.");
-      return { ok: result.code === 0, lines };
+      return { ok: result.code === 0, lines: output.lines() };
     };
 
     return {

@@ -4,9 +4,9 @@ import { chown, mkdir, rm } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createInterface } from "node:readline";
 import type { RunAs } from "@/lib/system-users";
 import type { BuildEgress } from "@/server/outbound/build-egress";
+import { readLogLines } from "../images/line-reader";
 import { bwrapArgs, FORWARDER_PATH, SOCKETS_DIR } from "./bwrap-args";
 import type { BuildCgroup } from "./cgroup";
 import { startEgressProxy } from "./egress-proxy";
@@ -187,8 +187,8 @@ function spawnJoined(command: SandboxCommand, chain: string[]): Promise<SandboxR
     };
     command.signal.addEventListener("abort", onAbort, { once: true });
     child.stdin?.on("error", () => undefined);
-    for (const stream of [child.stdout, child.stderr])
-      createInterface({ input: stream, crlfDelay: Infinity }).on("line", command.onLine);
+    // Lines as the build log keeps them: harmless, cut, never an unbounded buffer.
+    for (const stream of [child.stdout!, child.stderr!]) readLogLines(stream, command.onLine);
     child.once("error", (error) => {
       command.signal.removeEventListener("abort", onAbort);
       reject(error);

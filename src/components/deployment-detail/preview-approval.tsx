@@ -13,7 +13,7 @@ import { useCanChange } from "./use-deployment";
 
 const short = (sha: string) => sha.slice(0, 7);
 
-/** `owner/name` of a repository URL, for reading; the URL itself when it is not one. */
+/** `owner/name`: a repository URL's last two segments, for reading. */
 const repoName = (url: string | null) =>
   url ? url.replace(/\/+$/, "").split("/").slice(-2).join("/") : "a fork that was deleted";
 

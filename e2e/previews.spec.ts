@@ -1,12 +1,13 @@
 import type { Page } from "@playwright/test";
 import { startCodehostServer, type CodehostServer } from "../testing/codehost-server";
-import { toast } from "./deployment-helpers";
+import { toast, waitForRevision } from "./deployment-helpers";
 import { auditPage, expect, signIn, state, test } from "./fixtures";
 
 // Preview deployments in the dashboard (contract 5.6): a deployment lists its pull requests'
-// previews, a preview links to its pull request and its parent, and the deployments list shows
-// or hides previews through its URL. The pull request comes from a code host of this spec's own,
-// as signed pull_request deliveries to the server's webhook.
+// previews, a preview links to its pull request and its parent, the deployments list shows or
+// hides previews through its URL, and a fork's preview says which commit may use its secrets and
+// lets an editor approve the head (by keyboard, after a confirmation). The pull request comes
+// from a code host of this spec's own, as signed pull_request deliveries to the server's webhook.
 
 const SECRET = "whsec-e2e-previews-0123456789";
 let host: CodehostServer;
@@ -212,4 +213,81 @@ test("previews are turned on in the settings form, by keyboard, within the API's
       "On: at most 3 open, deleted after 24 h without a push, secrets inherited (never for forks)",
     ),
   ).toBeVisible();
+});
+
+test("a fork's preview waits for an editor to approve its head commit, by keyboard", async ({
+  page,
+}) => {
+  const parentId = await createCodehostDeployment(page, "fork-parent", {
+    build_on_push: true,
+    previews: { enabled: true },
+  });
+  const { pr, deliveries } = await host.pulls.open({
+    repo: "acme/support-bot",
+    title: "Outside help",
+    author: "mallory",
+    head: "patch-1",
+    fork: "mallory/support-bot",
+  });
+  // Every integration of this spec hears the delivery; this parent's is one of them.
+  expect(deliveries.map((d) => d.status)).toEqual(deliveries.map(() => 202));
+  const previewId = deliveries
+    .flatMap((d) => d.body.previews)
+    .find((p) => p.parent_id === parentId)!.preview_id!;
+  const head = pr.headSha.slice(0, 7);
+  const secrets = await page.request.patch(`/v2/deployments/${previewId}`, {
+    data: { secrets: [{ name: "PREVIEW_TOKEN", value: "tok-for-reviewed-code" }] },
+  });
+  expect(secrets.status(), await secrets.text()).toBe(200);
+  await waitForRevision(page, previewId, 2, "DEPLOYED");
+
+  // The parent's list says the fork's head awaits approval; its page says what runs without.
+  await page.goto(`/deployments/${parentId}`);
+  await expect(page.getByText(/from a fork \(head awaits approval\)/)).toBeVisible();
+  await page.goto(`/deployments/${previewId}`);
+  await expect(
+    page.getByText(`Head commit ${head} from mallory/support-bot awaits approval`),
+  ).toBeVisible();
+  await auditPage(page, "preview-fork-awaits-approval");
+
+  // Keyboard only: the button, the confirmation (its confirm button has focus), Enter.
+  const button = page.getByRole("button", { name: `Approve commit ${head}` });
+  await button.focus();
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("dialog", { name: `Approve commit ${head}?` });
+  await expect(dialog).toContainText("will run with its 1 secret");
+  // Escape cancels, nothing approved.
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await button.focus();
+  await page.keyboard.press("Enter");
+  await expect(dialog.getByRole("button", { name: "Approve and deploy" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(toast(page, `Approved ${head}: redeploying with its secrets`)).toBeVisible();
+  await expect(page.getByText(`Head commit ${head} is approved`)).toBeVisible();
+  await expect(button).toBeHidden();
+  const read = await page.request.get(`/v2/deployments/${previewId}`);
+  const preview = (await read.json()) as {
+    preview: { approved_sha: string; head_sha: string };
+    latest_revision_id: string;
+  };
+  expect(preview.preview).toMatchObject({ approved_sha: pr.headSha, head_sha: pr.headSha });
+  await waitForRevision(page, previewId, 3, "DEPLOYED");
+
+  // A new commit from the fork: awaiting approval again, the earlier approval named.
+  const pushed = await host.pulls.push("acme/support-bot", pr.number);
+  expect(pushed.deliveries.map((d) => d.status)).toEqual(pushed.deliveries.map(() => 202));
+  await page.reload();
+  await expect(
+    page.getByText(
+      `Head commit ${pushed.pr.headSha.slice(0, 7)} from mallory/support-bot awaits approval`,
+    ),
+  ).toContainText(`approved before: ${head}`);
+
+  // A viewer reads the same, with no button to approve.
+  await page.context().clearCookies();
+  await signIn(page, state.viewer);
+  await page.goto(`/deployments/${previewId}`);
+  await expect(page.getByText(/awaits approval: its revisions run without/)).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Approve commit/ })).toHaveCount(0);
 });

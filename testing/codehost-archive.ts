@@ -80,6 +80,8 @@ export async function startArchiveHost(options: {
   host: string;
   port?: number;
   repos: () => ArchiveRepository[];
+  /** A commit's own files, when it has any (else the repository's). */
+  filesAt?: (owner: string, name: string, sha: string) => Record<string, string> | null;
   seen: SeenRequest[];
 }): Promise<ArchiveHost> {
   /** path -> token: the API signs each redirect, the archive host answers only signed paths. */
@@ -112,7 +114,8 @@ export async function startArchiveHost(options: {
       return void res.end("Not Found");
     }
     const top = `${owner}-${name}-${sha.slice(0, 7)}`;
-    await streamBody(res, tarGz(archiveEntries(repo, sha, top)));
+    const files = options.filesAt?.(repo.owner, repo.name, sha) ?? repo.files;
+    await streamBody(res, tarGz(archiveEntries({ ...repo, files }, sha, top)));
   }
 
   const server = http.createServer((req, res) => {

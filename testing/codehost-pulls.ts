@@ -2,7 +2,9 @@ import { createHash, createHmac, randomUUID } from "node:crypto";
 
 // The test code host's pull requests (testing/codehost-server.ts): it sends signed
 // pull_request deliveries to the webhooks it was given, as the reference code host does, and
-// keeps the commit statuses it is sent.
+// keeps the commit statuses it is sent. A pull request's head commits live in its head
+// repository (a fork's own) and, as the reference code host keeps them under
+// refs/pull/<n>/head, in its base repository: nowhere else, and under no branch of the base.
 
 export interface RecordedStatus {
   owner: string;
@@ -26,6 +28,8 @@ export interface PullRequestOptions {
   author?: string;
   /** The head lives in this other repository (`owner/name`): a fork's pull request. */
   fork?: string;
+  /** The head commit's files (default: the base repository's). */
+  files?: Record<string, string>;
 }
 
 export interface PullRequest {
@@ -69,8 +73,20 @@ export function pullRequests(baseUrl: () => string) {
   const pulls = new Map<string, PullRequest>();
   const hooks: { url: string; secret: string }[] = [];
   const statuses: RecordedStatus[] = [];
-  const knownShas = new Set<string>();
+  /** `owner/name` -> the pull request head commits that repository holds. */
+  const heads = new Map<string, Set<string>>();
+  /** A head commit -> its files, when a pull request named them. */
+  const headFiles = new Map<string, Record<string, string>>();
   let next = 1;
+
+  /** A new head commit, held by the base repository (refs/pull/<n>/head) and the head's own. */
+  function addHead(pr: PullRequest, files: Record<string, string> | undefined) {
+    for (const repo of [pr.repo, pr.fork ?? pr.repo]) {
+      if (!heads.has(repo)) heads.set(repo, new Set());
+      heads.get(repo)!.add(pr.headSha);
+    }
+    if (files) headFiles.set(pr.headSha, files);
+  }
 
   function payload(pr: PullRequest, action: string, merged = false) {
     const url = baseUrl();
@@ -131,7 +147,15 @@ export function pullRequests(baseUrl: () => string) {
 
   return {
     statuses,
-    knownShas,
+    /** Whether `repo` (`owner/name`) holds `sha` as a pull request's head commit. */
+    holds: (repo: string, sha: string) => heads.get(repo)?.has(sha) ?? false,
+    /** The commit a pull request's head branch points at in its head repository, if any. */
+    branchHead: (repo: string, branch: string) =>
+      [...pulls.values()].find((pr) => (pr.fork ?? pr.repo) === repo && pr.head === branch)
+        ?.headSha ?? null,
+    /** The files of a head commit `repo` holds, when its pull request named them. */
+    filesAt: (repo: string, sha: string) =>
+      (heads.get(repo)?.has(sha) && headFiles.get(sha)) || null,
     addWebhook: (url: string, secret: string) => void hooks.push({ url, secret }),
     /** The body of a pull_request delivery of `pr` (to send it by hand). */
     payload,
@@ -150,19 +174,19 @@ export function pullRequests(baseUrl: () => string) {
         pushes: 0,
         state: "open",
       };
-      knownShas.add(pr.headSha);
+      addHead(pr, options.files);
       pulls.set(`${pr.repo}#${number}`, pr);
       return {
         pr,
         deliveries: await deliver("pull_request", payload(pr, "opened"), deliveryOptions),
       };
     },
-    /** A new commit on the head branch: a synchronize delivery. */
-    async push(repo: string, number: number) {
+    /** A new commit on the head branch (with these files): a synchronize delivery. */
+    async push(repo: string, number: number, options: { files?: Record<string, string> } = {}) {
       const pr = find(repo, number);
       pr.pushes += 1;
       pr.headSha = pullSha(repo, number, pr.pushes);
-      knownShas.add(pr.headSha);
+      addHead(pr, options.files);
       return { pr, deliveries: await deliver("pull_request", payload(pr, "synchronize")) };
     },
     async close(repo: string, number: number, merged = false) {

@@ -16,6 +16,8 @@ export interface SampleRepository {
   branches?: string[];
   /** Files of every branch: path -> content (a valid project by default). */
   files?: Record<string, string>;
+  /** Files of one branch instead (branch -> its files). */
+  branchFiles?: Record<string, Record<string, string>>;
   tarball?: TarballBehaviour;
 }
 
@@ -152,6 +154,18 @@ export async function startCodehostServer(
     host: options.host ?? "127.0.0.1",
     port: options.archivePort,
     repos: () => repos.map((r) => ({ ...r, files: r.files ?? SAMPLE_FILES })),
+    // A pull request's head or a branch with files of its own; else the repository's.
+    filesAt: (owner, name, sha) => {
+      const repo = repos.find((r) => r.owner === owner && r.name === name);
+      const branch = (repo?.branches ?? ["main", "dev"]).find(
+        (b) => branchSha(owner, name, b) === sha,
+      );
+      return (
+        pulls.filesAt(`${owner}/${name}`, sha) ??
+        (branch ? repo?.branchFiles?.[branch] : undefined) ??
+        null
+      );
+    },
     seen,
   });
 
@@ -211,15 +225,20 @@ export async function startCodehostServer(
     if (!repo) return notFound(res);
     const branches = repo.branches ?? ["main", "dev"];
     const restPath = rest.map(decodeURIComponent).join("/");
+    const fullName = `${repo.owner}/${repo.name}`;
+    // A pull request's head branch, in the repository its head lives in, points at its head.
+    const branchCommit = (ref: string) =>
+      pulls.branchHead(fullName, ref) ??
+      (branches.includes(ref) ? branchSha(repo.owner, repo.name, ref) : null);
     const commitOf = (ref: string) =>
-      branches.includes(ref)
-        ? branchSha(repo.owner, repo.name, ref)
-        : branches.some((b) => branchSha(repo.owner, repo.name, b) === ref) ||
-            pulls.knownShas.has(ref)
-          ? ref
-          : null;
-    if (kind === "branches" && branches.includes(restPath)) {
-      const sha = branchSha(repo.owner, repo.name, restPath);
+      branchCommit(ref) ??
+      (branches.some((b) => branchSha(repo.owner, repo.name, b) === ref) ||
+      pulls.holds(fullName, ref)
+        ? ref
+        : null);
+    const branchHead = kind === "branches" ? branchCommit(restPath) : null;
+    if (branchHead) {
+      const sha = branchHead;
       return send(res, 200, {
         name: restPath,
         commit: { sha, url: `${baseUrl}/repos/${owner}/${name}/commits/${sha}` },

@@ -66,9 +66,20 @@ export const previewInfo = z
     pr_url: z.string(),
     branch: z.string(),
     author: z.string(),
-    head_sha: z.string(),
+    head_sha: z.string().meta({
+      description: "The pull request's head commit: every revision of the preview builds it",
+    }),
+    head_repo_url: z.string().nullable().meta({
+      description:
+        "The repository the head lives in (a fork's own; null when the fork was deleted). A fork's head is fetched through the base repository, which holds it as the pull request's ref",
+    }),
     fork: z.boolean().meta({
-      description: "The pull request comes from a fork: built and deployed without secrets",
+      description:
+        "The pull request comes from a fork: never gets the parent's secrets, and its own secrets apply only to the approved head commit",
+    }),
+    approved_sha: z.string().nullable().meta({
+      description:
+        "Forks only: the head commit an editor approved to run with the preview's secrets (null: none yet). A head other than this one is built without secrets until an editor approves it",
     }),
     last_push_at: timestamp.meta({
       description: "The last push to the pull request; ttl_hours counts from here",
@@ -77,6 +88,20 @@ export const previewInfo = z
   .meta({ id: "PreviewInfo" });
 export type PreviewInfo = z.infer<typeof previewInfo>;
 
+/** A head commit sha as the code host names it. */
+export const commitSha = z.string().regex(/^[0-9a-f]{7,64}$/i, "sha must be a commit sha");
+
+/** POST /v2/deployments/{id}/preview/approve: the head commit the editor reviewed. */
+export const approvePreviewBody = z
+  .strictObject({
+    head_sha: commitSha.meta({
+      description:
+        "The head commit you reviewed; it must be the preview's head_sha (409 when the pull request moved on)",
+    }),
+  })
+  .meta({ id: "ApprovePreview" });
+export type ApprovePreviewBody = z.infer<typeof approvePreviewBody>;
+
 /** `previews` in the list query: include them (default), leave them out, or only them. */
 export const previewsFilter = z
   .enum(["include", "exclude", "only"])
@@ -84,7 +109,6 @@ export const previewsFilter = z
   .meta({ description: "`include` (default), `exclude` or `only` preview deployments" });
 
 const account = z.looseObject({ login: z.string().min(1).max(200) });
-const sha = z.string().regex(/^[0-9a-f]{7,64}$/i, "sha must be a commit sha");
 
 /** A pull_request event as the code host sends it; only what Hangar reads is checked. */
 export const pullRequestEvent = z
@@ -98,7 +122,7 @@ export const pullRequestEvent = z
       user: account,
       head: z.looseObject({
         ref: z.string().min(1).max(1000),
-        sha,
+        sha: commitSha,
         repo: z.looseObject({ html_url: z.string().min(1).max(2048) }).nullable(),
       }),
       base: z.looseObject({

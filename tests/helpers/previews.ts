@@ -50,3 +50,22 @@ export async function previewsOf(key: string, parentId: string, baseUrl?: string
   expect(res.status, res.text).toBe(200);
   return res.body.resources as any[];
 }
+
+/** A revision's build and deploy log lines, over REST (oldest first). */
+export async function logOf(
+  key: string,
+  deploymentId: string,
+  revisionId: string,
+  baseUrl?: string,
+): Promise<string[]> {
+  const res = await api(`/v2/deployments/${deploymentId}/revisions/${revisionId}/logs?limit=1000`, {
+    key,
+    baseUrl,
+  });
+  expect(res.status, res.text).toBe(200);
+  return (res.body.resources as { line: string }[]).map((l) => l.line);
+}
+
+/** The names of the secrets a revision was cut with (stored encrypted; names are enough). */
+export const secretNamesOf = (revision: { secretsEncrypted: unknown }) =>
+  (revision.secretsEncrypted as { name: string }[]).map((s) => s.name);

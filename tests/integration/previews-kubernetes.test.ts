@@ -3,12 +3,14 @@ import { startCodehostServer, type CodehostServer } from "../../testing/codehost
 import { startBuildStack, type BuildStack } from "../helpers/build-stack";
 import { waitFor, waitForRevision } from "../helpers/engine";
 import { api } from "../helpers/http";
-import { createPreviewParent, webhookUrl } from "../helpers/previews";
+import { createPreviewParent, logOf, webhookUrl } from "../helpers/previews";
 
 // Previews built for real (buildah, Hangar's registry) and deployed on the fake Kubernetes API:
 // a pull request gets a running preview with its URL on its head commit; a new push cuts a
 // second revision; closing it tears it down; a fork's preview runs without the parent's
-// secrets; a preview past ttl_hours without a push is deleted by the worker's sweep.
+// secrets, builds the fork's head commit on every revision and gets its own secrets only once
+// an editor approved that commit; a preview past ttl_hours without a push is deleted by the
+// worker's sweep.
 
 const SECRET = "whsec-previews-kube-0123456789";
 const PARENT_SECRET = "sk-parent-only-value";
@@ -71,6 +73,32 @@ const objectsOf = (name: string) =>
         "app.kubernetes.io/instance"
       ] === name,
   );
+/** The secrets the app's containers read (secretKeyRef of `<name>-secrets`), each name once. */
+const secretEnvOf = (name: string) => [
+  ...new Set(
+    objectsOf(name)
+      .filter((o) => o.kind === "Deployment")
+      .flatMap(
+        (o) =>
+          (
+            o as {
+              spec: {
+                template: {
+                  spec: {
+                    containers: {
+                      env?: { name: string; valueFrom?: { secretKeyRef?: { name: string } } }[];
+                    }[];
+                  };
+                };
+              };
+            }
+          ).spec.template.spec.containers,
+      )
+      .flatMap((c) => c.env ?? [])
+      .filter((e) => e.valueFrom?.secretKeyRef?.name.endsWith("-secrets"))
+      .map((e) => e.name),
+  ),
+];
 const appSecretOf = (name: string) =>
   objectsOf(name).find(
     (o) => o.kind === "Secret" && (o.metadata as { name: string }).name.endsWith("-secrets"),
@@ -134,12 +162,14 @@ describe("a pull request's preview on Kubernetes", () => {
     expect(objectsOf(name).filter((o) => o.kind !== "Namespace")).toEqual([]);
   }, 300_000);
 
-  it("builds and runs a fork's pull request without the parent's secrets", async () => {
+  it("builds and runs a fork's pull request without the parent's secrets; its own wait for approval", async () => {
     const parent = await parentOf("acme/fork-bot");
-    const { deliveries } = await host.pulls.open({
+    const { pr, deliveries } = await host.pulls.open({
       repo: "acme/fork-bot",
       fork: "mallory/fork-bot",
+      files: { ...project(), "agent/from_the_fork.py": "FIRST = True\n" },
     });
+    const firstSha = pr.headSha;
     const outcome = deliveries[0]!.body.previews[0]!;
     const previewId = outcome.preview_id!;
     const revision = await finished(deliveries[0]!.body.deliveries[0]!);
@@ -157,6 +187,102 @@ describe("a pull request's preview on Kubernetes", () => {
         [...stack.kube.objects.values()].filter((o) => objectsOf(preview.body.name).includes(o)),
       ),
     ).not.toContain(PARENT_SECRET);
+    const name = preview.body.name as string;
+    const url = `http://${name}.localhost`;
+
+    // An editor gives it a secret: the next revision builds the fork's head commit again (never
+    // a branch of the base repository) and runs without the secret until the commit is approved.
+    const patched = await api(`/v2/deployments/${previewId}`, {
+      key: key(),
+      baseUrl: stack.baseUrl,
+      method: "PATCH",
+      body: { secrets: [{ name: "PREVIEW_TOKEN", value: "tok-approved-only" }] },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    const second = await finished(patched.body.latest_revision_id);
+    expect(second.sourceRevisionConfig).toMatchObject({ repo_commit_sha: firstSha });
+    expect(second).toMatchObject({
+      status: "DEPLOYED",
+      runtime: "kubernetes",
+      secretsWithheld: true,
+    });
+    const secondLog = await logOf(key(), previewId, second.id, stack.baseUrl);
+    expect(secondLog).toContain(`Fetching acme/fork-bot at ${firstSha} from ${host.url}`);
+    expect(secondLog).toContain("  agent/from_the_fork.py");
+    expect(secondLog).toContain("Built without secrets: a new commit from a fork awaits approval.");
+    expect(secretEnvOf(name)).toEqual([]);
+    expect(JSON.stringify(objectsOf(name))).not.toContain("tok-approved-only");
+    await waitFor(
+      async () => host.pulls.statuses.filter((s) => s.sha === firstSha),
+      (s) =>
+        s.some(
+          (x) =>
+            x.state === "success" &&
+            x.description ===
+              "Preview running: revision 2. Without secrets: a new commit from a fork awaits approval.",
+        ),
+      { what: "revision 2's success status, saying it runs without secrets", timeoutMs: 30_000 },
+    );
+
+    // Approved: that commit runs with the secret.
+    const approved = await api(`/v2/deployments/${previewId}/preview/approve`, {
+      key: key(),
+      baseUrl: stack.baseUrl,
+      method: "POST",
+      body: { head_sha: firstSha },
+    });
+    expect(approved.status, approved.text).toBe(200);
+    const third = await finished(approved.body.latest_revision_id);
+    expect(third).toMatchObject({
+      status: "DEPLOYED",
+      runtime: "kubernetes",
+      secretsWithheld: false,
+    });
+    expect(third.sourceRevisionConfig).toMatchObject({ repo_commit_sha: firstSha });
+    expect(secretEnvOf(name)).toEqual(["PREVIEW_TOKEN"]);
+    expect(appSecretOf(name)?.stringData).toEqual({ PREVIEW_TOKEN: "tok-approved-only" });
+    await waitFor(
+      async () => host.pulls.statuses.filter((s) => s.sha === firstSha),
+      (s) =>
+        s.some(
+          (x) =>
+            x.state === "success" &&
+            x.target_url === url &&
+            x.description === "Preview running: revision 3.",
+        ),
+      { what: "revision 3's success status", timeoutMs: 30_000 },
+    );
+
+    // The fork pushes a new commit: built and run without the secret, and the pull request
+    // is told so, until an editor approves that commit too.
+    const pushed = await host.pulls.push("acme/fork-bot", pr.number, {
+      files: { ...project(), "agent/from_the_fork.py": "SECOND = 'unreviewed'\n" },
+    });
+    const headSha = pushed.pr.headSha;
+    const fourth = await finished(pushed.deliveries[0]!.body.deliveries[0]!);
+    expect(fourth).toMatchObject({
+      status: "DEPLOYED",
+      runtime: "kubernetes",
+      secretsWithheld: true,
+    });
+    expect(fourth.sourceRevisionConfig).toMatchObject({ repo_commit_sha: headSha });
+    expect(fourth.secretsEncrypted).toEqual([]);
+    expect(secretEnvOf(name)).toEqual([]);
+    expect(appSecretOf(name)?.stringData ?? {}).toEqual({});
+    expect(await logOf(key(), previewId, fourth.id, stack.baseUrl)).toContain(
+      "Built without secrets: a new commit from a fork awaits approval.",
+    );
+    await waitFor(
+      async () => host.pulls.statuses.filter((s) => s.sha === headSha),
+      (s) =>
+        s.some(
+          (x) =>
+            x.state === "success" &&
+            x.description ===
+              "Preview running: revision 4. Without secrets: a new commit from a fork awaits approval.",
+        ),
+      { what: "revision 4's success status, saying it runs without secrets", timeoutMs: 30_000 },
+    );
 
     // ttl_hours (72 by default) after its last push: the worker's sweep deletes it. The last
     // push is moved back in time here rather than waiting three days.

@@ -1,17 +1,30 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startCodehostServer, type CodehostServer } from "../../testing/codehost-server";
+import {
+  SAMPLE_FILES,
+  sampleRepositories,
+  startCodehostServer,
+  type CodehostServer,
+} from "../../testing/codehost-server";
 import { createCaller } from "../../src/server/api/root";
 import type { Actor } from "../../src/server/auth/actor";
 import { createIntegration } from "../helpers/codehost";
 import { waitFor, waitForDeploymentGone, waitForRevision } from "../helpers/engine";
 import { createTenant, testDb, type Tenant } from "../helpers/fixtures";
 import { api } from "../helpers/http";
-import { createPreviewParent, previewsOf, webhookUrl } from "../helpers/previews";
+import {
+  createPreviewParent,
+  logOf,
+  previewsOf,
+  secretNamesOf,
+  webhookUrl,
+} from "../helpers/previews";
 
 // Preview deployments on the shared (dry-run) server: the previews contract, signed
-// pull_request deliveries once each, max_open, the list filter, another workspace's 404, and
-// commit statuses that say "dry run" (no cluster, no builder). The Kubernetes half, with real
-// builds, is previews-kubernetes.test.ts.
+// pull_request deliveries once each, max_open, the list filter, another workspace's 404,
+// commit statuses that say "dry run" (no cluster, no builder), and a fork's preview: every
+// revision builds the pull request's head from the fork, and its secrets wait for an editor's
+// approval of each new commit. The Kubernetes half, with real builds, is
+// previews-kubernetes.test.ts.
 
 const SECRET = "whsec-previews-0123456789";
 let tenant: Tenant;
@@ -22,7 +35,19 @@ let integrationId: string;
 beforeAll(async () => {
   tenant = await createTenant();
   other = await createTenant();
-  host = await startCodehostServer();
+  host = await startCodehostServer({
+    repos: [
+      ...sampleRepositories,
+      // A base repository with a branch named like the fork's head branch, and other files.
+      {
+        id: 1101,
+        owner: "acme",
+        name: "fork-target",
+        branches: ["main", "patch-1"],
+        branchFiles: { "patch-1": { ...SAMPLE_FILES, "BASE_BRANCH.md": "not the fork's\n" } },
+      },
+    ],
+  });
   integrationId = await createIntegration(tenant.keys.admin, host, SECRET);
   host.pulls.addWebhook(webhookUrl(inject("baseUrl"), integrationId), SECRET);
 });
@@ -349,5 +374,268 @@ describe("pull_request deliveries (dry run)", () => {
     expect(removed.status).toBe(204);
     await waitForDeploymentGone(tenant.keys.viewer, previewId);
     expect(await testDb().deployment.count({ where: { id: previewId } })).toBe(0);
+  });
+});
+
+describe("a fork's preview", () => {
+  const FORK = "mallory/fork-target";
+  const trpc = (actor: Actor) => createCaller({ db: testDb(), requestId: "trpc", actor });
+  const read = async (id: string) => {
+    const res = await api(`/v2/deployments/${id}`, { key: tenant.keys.viewer });
+    expect(res.status, res.text).toBe(200);
+    return res.body;
+  };
+  const approve = (id: string, head_sha: string, key = tenant.keys.editor) =>
+    api(`/v2/deployments/${id}/preview/approve`, { key, method: "POST", body: { head_sha } });
+  /** The commit statuses a revision got, once its final one (not pending) arrived. */
+  const finalStatusOf = async (sha: string, number: number) => {
+    const statuses = await waitFor(
+      async () =>
+        statusesOf(sha).filter((s) => s.description?.includes(`revision ${number} `) ?? false),
+      (s) => s.some((x) => x.state !== "pending"),
+      { what: `revision ${number}'s final commit status` },
+    );
+    return statuses.at(-1)!;
+  };
+
+  it("builds the pull request's head from the fork on every revision; secrets wait for an approved commit", async () => {
+    const parent = await createPreviewParent(tenant.keys.editor, host, integrationId, {
+      repo: "acme/fork-target",
+      previews: { secrets: "inherit" },
+    });
+    const { pr, deliveries } = await host.pulls.open({
+      repo: "acme/fork-target",
+      fork: FORK,
+      head: "patch-1",
+      files: { ...SAMPLE_FILES, "FORK_HEAD_1.md": "the fork's first commit\n" },
+    });
+    expect(deliveries[0]!.status, JSON.stringify(deliveries[0]!.body)).toBe(202);
+    // The pull request object moves with its pushes: its first head, kept.
+    const firstSha = pr.headSha;
+    const previewId = deliveries[0]!.body.previews[0]!.preview_id!;
+    const first = await waitForRevision(deliveries[0]!.body.deliveries[0]!);
+    expect(first.status, first.statusMessage ?? "").toBe("DEPLOYED");
+    expect(first.sourceRevisionConfig).toMatchObject({ repo_commit_sha: pr.headSha });
+    expect(await read(previewId)).toMatchObject({
+      secrets: [],
+      preview: { fork: true, branch: "patch-1", head_sha: firstSha },
+    });
+
+    // An editor gives the preview a secret: the revision it cuts builds the pull request's head
+    // (the fork's commit, through the base repository's pull request ref), never the base
+    // repository's branch of the same name, and runs without the secret: nobody approved it.
+    const patched = await api(`/v2/deployments/${previewId}`, {
+      key: tenant.keys.editor,
+      method: "PATCH",
+      body: { secrets: [{ name: "PREVIEW_TOKEN", value: "tok-for-approved-commits" }] },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    const second = await waitForRevision(patched.body.latest_revision_id);
+    expect(second.sourceRevisionConfig).toMatchObject({
+      repo_ref: "patch-1",
+      repo_commit_sha: pr.headSha,
+    });
+    expect(second).toMatchObject({ number: 2, status: "DEPLOYED", secretsWithheld: true });
+    expect(secretNamesOf(second)).toEqual([]);
+    // The preview says where its head lives, and that no commit of it was approved.
+    expect((await read(previewId)).preview).toMatchObject({
+      head_sha: firstSha,
+      head_repo_url: `${host.url}/${FORK}`,
+      approved_sha: null,
+    });
+    const secondLog = await logOf(tenant.keys.viewer, previewId, second.id);
+    expect(secondLog).toContain(`Using commit ${pr.headSha} of acme/fork-target`);
+    expect(secondLog).toContain(
+      `Pull request #${pr.number}'s head commit ${pr.headSha} from the fork ${FORK} (branch patch-1), fetched through acme/fork-target's refs/pull/${pr.number}/head, not from a branch of acme/fork-target`,
+    );
+    expect(secondLog).toContain("Built without secrets: a new commit from a fork awaits approval.");
+    expect(secondLog).toContain("  FORK_HEAD_1.md");
+    expect(secondLog).not.toContain("  BASE_BRANCH.md");
+    expect(host.requests).toContain(`GET /repos/acme/fork-target/tarball/${pr.headSha}`);
+    expect(host.requests).not.toContain("GET /repos/acme/fork-target/branches/patch-1");
+    expect(await finalStatusOf(pr.headSha, 2)).toMatchObject({
+      state: "success",
+      description:
+        "Dry run: revision 2 was recorded, nothing was started (no cluster configured). Without secrets: a new commit from a fork awaits approval.",
+    });
+
+    // Pointing the preview elsewhere is refused (400), as is promoting an image to it.
+    const elsewhere = await api(`/v2/deployments/${previewId}`, {
+      key: tenant.keys.editor,
+      method: "PATCH",
+      body: { source_revision_config: { repo_ref: "main" } },
+    });
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.body).toEqual({
+      detail: `${(await read(previewId)).name} previews pull request #${pr.number}: its revisions build the pull request's head commit, so source_revision_config.repo_ref stays "patch-1".`,
+      code: "bad_request",
+    });
+    const image = await api(`/v2/deployments/${previewId}`, {
+      key: tenant.keys.editor,
+      method: "PATCH",
+      body: {
+        revision_source: "internal_container",
+        source_revision_config: { image_uri: "registry.example/other:1" },
+      },
+    });
+    expect(image.status).toBe(400);
+    expect(image.body.detail).toMatch(/so revision_source stays codehost\.$/);
+    const repo = await api(`/v2/deployments/${previewId}`, {
+      key: tenant.keys.editor,
+      method: "PATCH",
+      body: { source_config: { repo_url: `${host.url}/${FORK}` } },
+    });
+    expect(repo.status).toBe(400);
+    const promoted = await api(
+      `/v2/deployments/${parent.id}/revisions/${parent.latest_revision_id}/promote`,
+      { key: tenant.keys.editor, method: "POST", body: { target_deployment_id: previewId } },
+    );
+    expect(promoted.status).toBe(400);
+    expect(promoted.body.detail).toMatch(/so no image is promoted to it\.$/);
+    // The same branch name is accepted (it is the preview's own), as the settings form sends it.
+    const same = await api(`/v2/deployments/${previewId}`, {
+      key: tenant.keys.editor,
+      method: "PATCH",
+      body: {
+        source_revision_config: { repo_ref: "patch-1", graph_config_path: "langgraph.json" },
+      },
+    });
+    expect(same.status, same.text).toBe(200);
+    const third = await waitForRevision(same.body.latest_revision_id);
+    expect(third).toMatchObject({ number: 3, status: "DEPLOYED", secretsWithheld: true });
+    expect(third.sourceRevisionConfig).toMatchObject({ repo_commit_sha: pr.headSha });
+
+    // Approval: an editor's, of the commit they reviewed, in this workspace.
+    expect((await approve(previewId, pr.headSha, tenant.keys.viewer)).status).toBe(403);
+    const foreign = await approve(previewId, pr.headSha, other.keys.admin);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual({
+      detail: `Deployment ID ${previewId} not found.`,
+      code: "not_found",
+    });
+    const stale = await approve(previewId, "0".repeat(40));
+    expect(stale.status).toBe(409);
+    expect(stale.body.code).toBe("conflict");
+    expect(stale.body.detail).toContain(`whose head is now ${pr.headSha}, not ${"0".repeat(40)}`);
+    const malformed = await approve(previewId, "not-a-sha");
+    expect(malformed.status).toBe(422);
+    expect(malformed.body.detail[0].loc).toEqual(["body", "head_sha"]);
+    expect((await approve(parent.id, pr.headSha)).status).toBe(400);
+
+    const approved = await approve(previewId, pr.headSha);
+    expect(approved.status, approved.text).toBe(200);
+    expect(approved.headers.get("etag")).toBeTruthy();
+    expect(approved.body.preview).toMatchObject({ head_sha: pr.headSha, approved_sha: pr.headSha });
+    const fourth = await waitForRevision(approved.body.latest_revision_id);
+    expect(fourth).toMatchObject({ number: 4, status: "DEPLOYED", secretsWithheld: false });
+    expect(fourth.sourceRevisionConfig).toMatchObject({ repo_commit_sha: pr.headSha });
+    expect(secretNamesOf(fourth)).toEqual(["PREVIEW_TOKEN"]);
+    expect(await logOf(tenant.keys.viewer, previewId, fourth.id)).not.toContain(
+      "Built without secrets: a new commit from a fork awaits approval.",
+    );
+    expect(await finalStatusOf(pr.headSha, 4)).toMatchObject({
+      state: "success",
+      description: "Dry run: revision 4 was recorded, nothing was started (no cluster configured).",
+    });
+    // Approving the approved commit again changes nothing.
+    const again = await approve(previewId, pr.headSha);
+    expect(again.status).toBe(200);
+    expect(again.body.latest_revision_id).toBe(fourth.id);
+    const audit = await testDb().auditEvent.findFirst({
+      where: { targetId: previewId, action: "deployment.preview_approve" },
+    });
+    expect(audit?.data).toMatchObject({ pr: pr.number, commit: pr.headSha, revision: 4 });
+
+    // The fork pushes a new commit: built (from the fork) without the secret until approved.
+    const pushed = await host.pulls.push("acme/fork-target", pr.number, {
+      files: { ...SAMPLE_FILES, "FORK_HEAD_2.md": "the fork's unreviewed commit\n" },
+    });
+    const headSha = pushed.pr.headSha;
+    expect(headSha).not.toBe(firstSha);
+    const fifth = await waitForRevision(pushed.deliveries[0]!.body.deliveries[0]!);
+    expect(fifth).toMatchObject({ number: 5, status: "DEPLOYED", secretsWithheld: true });
+    expect(fifth.sourceRevisionConfig).toMatchObject({ repo_commit_sha: headSha });
+    expect(secretNamesOf(fifth)).toEqual([]);
+    const fifthLog = await logOf(tenant.keys.viewer, previewId, fifth.id);
+    expect(fifthLog).toContain("Built without secrets: a new commit from a fork awaits approval.");
+    expect(fifthLog.find((l) => l.startsWith("The preview's secrets"))).toBe(
+      `The preview's secrets apply once an editor approves ${headSha} (approved: ${firstSha}).`,
+    );
+    expect(fifthLog).toContain("  FORK_HEAD_2.md");
+    expect(await finalStatusOf(headSha, 5)).toMatchObject({
+      state: "success",
+      description:
+        "Dry run: revision 5 was recorded, nothing was started (no cluster configured). Without secrets: a new commit from a fork awaits approval.",
+    });
+    expect(await read(previewId)).toMatchObject({
+      secrets: [{ name: "PREVIEW_TOKEN", value: "********" }],
+      preview: { head_sha: headSha, approved_sha: firstSha },
+    });
+
+    // Redeploying the approved revision builds the pull request's head, still without secrets.
+    const redeployed = await api(`/v2/deployments/${previewId}/revisions/${fourth.id}/redeploy`, {
+      key: tenant.keys.editor,
+      method: "POST",
+    });
+    expect(redeployed.status, redeployed.text).toBe(200);
+    const sixth = await waitForRevision(redeployed.body.latest_revision_id);
+    expect(sixth).toMatchObject({ number: 6, status: "DEPLOYED", secretsWithheld: true });
+    expect(sixth.sourceRevisionConfig).toMatchObject({ repo_commit_sha: headSha });
+    expect(secretNamesOf(sixth)).toEqual([]);
+
+    // The dashboard's door approves the new commit: built with the secret again.
+    await expect(
+      trpc(other.actors.admin).previews.approve({ deploymentId: previewId, head_sha: headSha }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
+    const viaTrpc = await trpc(tenant.actors.editor).previews.approve({
+      deploymentId: previewId,
+      head_sha: headSha,
+    });
+    expect(viaTrpc.deployment.preview).toMatchObject({ approved_sha: headSha });
+    const seventh = await waitForRevision(viaTrpc.deployment.latest_revision_id!);
+    expect(seventh).toMatchObject({ number: 7, status: "DEPLOYED", secretsWithheld: false });
+    expect(seventh.sourceRevisionConfig).toMatchObject({ repo_commit_sha: headSha });
+    expect(secretNamesOf(seventh)).toEqual(["PREVIEW_TOKEN"]);
+    // The preview of the other workspace's list stays invisible; approvals never leak across.
+    expect(await previewsOf(other.keys.admin, parent.id)).toEqual([]);
+  });
+
+  it("a preview of the repository's own branch keeps its secrets and needs no approval", async () => {
+    await createPreviewParent(tenant.keys.editor, host, integrationId, {
+      repo: "beta-labs/Eval-Harness",
+      previews: { secrets: "inherit" },
+    });
+    const { pr, deliveries } = await host.pulls.open({ repo: "beta-labs/Eval-Harness" });
+    const previewId = deliveries[0]!.body.previews[0]!.preview_id!;
+    await waitForRevision(deliveries[0]!.body.deliveries[0]!);
+    expect(await read(previewId)).toMatchObject({
+      secrets: [{ name: "OPENAI_API_KEY" }],
+      preview: { fork: false },
+    });
+    const patched = await api(`/v2/deployments/${previewId}`, {
+      key: tenant.keys.editor,
+      method: "PATCH",
+      body: {
+        secrets: [
+          { name: "OPENAI_API_KEY", value: "********" },
+          { name: "EXTRA", value: "x" },
+        ],
+      },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    const second = await waitForRevision(patched.body.latest_revision_id);
+    expect(second.status, second.statusMessage ?? "").toBe("DEPLOYED");
+    expect(second.sourceRevisionConfig).toMatchObject({ repo_commit_sha: pr.headSha });
+    expect(secretNamesOf(second).sort()).toEqual(["EXTRA", "OPENAI_API_KEY"]);
+    expect(second.secretsWithheld).toBe(false);
+    expect((await read(previewId)).preview).toMatchObject({
+      approved_sha: null,
+      head_repo_url: `${host.url}/beta-labs/Eval-Harness`,
+    });
+    const approval = await approve(previewId, pr.headSha);
+    expect(approval.status).toBe(400);
+    expect(approval.body.detail).toMatch(
+      /from the repository itself: its revisions get its secrets without approval\.$/,
+    );
   });
 });

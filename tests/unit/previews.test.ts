@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { previewsConfigInput, withPreviewDefaults } from "../../src/schemas/previews";
 import { commitStatusOf } from "../../src/server/services/previews/commit-status";
-import { previewName } from "../../src/server/services/previews/names";
+import { previewName, type StoredPreview } from "../../src/server/services/previews/names";
+import { gatePreviewRevision } from "../../src/server/services/previews/revision-gate";
 
-// Preview deployments' pure parts (contract 5.6): names, the config's defaults, and what a
-// commit status says for each revision state.
+// Preview deployments' pure parts (contract 5.6): names, the config's defaults, what a
+// commit status says for each revision state, and what a preview's revision is cut with.
 
 describe("previewName", () => {
   it("is <name>-pr-<number>, cut to a 63-character DNS label", () => {
@@ -79,5 +80,95 @@ describe("commitStatusOf", () => {
         description: "SKIPPED: Superseded by revision 4 before its build started.",
       },
     );
+  });
+});
+
+describe("commitStatusOf, for a fork's commit that awaits approval", () => {
+  const withheld = (status: string, runtime: string | null = null) =>
+    commitStatusOf(
+      {
+        number: 1234,
+        status: status as never,
+        runtime,
+        statusMessage: null,
+        secretsWithheld: true,
+      },
+      "http://p.localhost",
+    );
+
+  it("says it runs without secrets, and still fits the code host's 140 characters", () => {
+    expect(withheld("DEPLOYED", "kubernetes").description).toBe(
+      "Preview running: revision 1234. Without secrets: a new commit from a fork awaits approval.",
+    );
+    const dryRun = withheld("DEPLOYED", "dry_run").description;
+    expect(dryRun).toBe(
+      "Dry run: revision 1234 was recorded, nothing was started (no cluster configured). Without secrets: a new commit from a fork awaits approval.",
+    );
+    expect(dryRun.length).toBeLessThanOrEqual(140);
+    expect(withheld("BUILDING").description).toMatch(/awaits approval\.$/);
+  });
+});
+
+describe("gatePreviewRevision", () => {
+  const preview = (over: Partial<StoredPreview> = {}): StoredPreview => ({
+    pr_number: 7,
+    pr_title: "t",
+    pr_url: "https://code.example/acme/bot/pull/7",
+    branch: "patch-1",
+    author: "mallory",
+    head_sha: "b".repeat(40),
+    head_repo_url: "https://code.example/mallory/bot",
+    fork: true,
+    approved_sha: null,
+    last_push_at: new Date(0).toISOString(),
+    ...over,
+  });
+  const secrets = [{ name: "TOKEN", value_encrypted: "x" }];
+  const snapshot = (over: object = {}) => ({
+    source: "codehost" as const,
+    sourceConfig: {} as never,
+    sourceRevisionConfig: {
+      repo_ref: "main",
+      graph_config_path: "langgraph.json",
+      image_uri: null,
+      source_tarball_path: null,
+      repo_commit_sha: null,
+    },
+    secrets,
+    imageDigest: "sha256:old",
+    ...over,
+  });
+
+  it("pins the head commit and the head branch, whatever was asked", () => {
+    const cut = gatePreviewRevision("bot-pr-7", preview({ fork: false }), snapshot());
+    expect(cut.sourceRevisionConfig).toMatchObject({
+      repo_ref: "patch-1",
+      repo_commit_sha: "b".repeat(40),
+      graph_config_path: "langgraph.json",
+    });
+    expect(cut).toMatchObject({ secrets, secretsWithheld: false, imageDigest: null });
+  });
+
+  it("withholds a fork's secrets until its head is the approved commit", () => {
+    expect(gatePreviewRevision("bot-pr-7", preview(), snapshot())).toMatchObject({
+      secrets: [],
+      secretsWithheld: true,
+    });
+    expect(
+      gatePreviewRevision("bot-pr-7", preview({ approved_sha: "a".repeat(40) }), snapshot()),
+    ).toMatchObject({ secrets: [], secretsWithheld: true });
+    expect(
+      gatePreviewRevision("bot-pr-7", preview({ approved_sha: "b".repeat(40) }), snapshot()),
+    ).toMatchObject({ secrets, secretsWithheld: false });
+    // Nothing to withhold: nothing is said.
+    expect(gatePreviewRevision("bot-pr-7", preview(), snapshot({ secrets: [] }))).toMatchObject({
+      secretsWithheld: false,
+    });
+  });
+
+  it("refuses any other source", () => {
+    expect(() =>
+      gatePreviewRevision("bot-pr-7", preview(), snapshot({ source: "internal_container" })),
+    ).toThrow(/bot-pr-7 previews pull request #7: .* not internal_container\.$/);
   });
 });

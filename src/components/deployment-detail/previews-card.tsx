@@ -12,6 +12,7 @@ import { Skeleton } from "@/components/ui/skeleton";
 import type { Deployment } from "@/schemas/deployments";
 import { isHttpUrl } from "@/schemas/urls";
 import { useTRPC } from "@/trpc/react";
+import { PreviewApproval } from "./preview-approval";
 
 const link =
   "rounded-sm text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-400";
@@ -67,8 +68,12 @@ export function PreviewsCard({ deployment: d }: { deployment: Deployment }) {
                 </Link>
                 <p className="truncate text-xs text-zinc-600 dark:text-zinc-400">
                   <span className="font-mono">{p.preview?.branch}</span> by {p.preview?.author}
-                  {p.preview?.fork ? " · from a fork (no secrets)" : ""} · opened{" "}
-                  <RelativeTime iso={p.created_at} />
+                  {p.preview?.fork
+                    ? p.preview.approved_sha === p.preview.head_sha
+                      ? " · from a fork (head approved)"
+                      : " · from a fork (head awaits approval)"
+                    : ""}{" "}
+                  · opened <RelativeTime iso={p.created_at} />
                 </p>
               </div>
               <StatusBadge deployment={p} latest={p.latest_revision} active={p.active_revision} />
@@ -147,8 +152,18 @@ export function PreviewOfCard({ deployment: d }: { deployment: Deployment }) {
             Branch <span className="font-mono">{p.branch}</span> by {p.author}, last push{" "}
             <RelativeTime iso={p.last_push_at} />
           </li>
-          {p.fork && <li>From a fork: built and deployed without the parent&apos;s secrets.</li>}
+          <li>
+            Head commit <span className="font-mono">{p.head_sha.slice(0, 7)}</span>
+            {p.fork ? " from a fork, fetched through the pull request" : ""}: every revision builds
+            it.
+          </li>
+          {p.fork && <li>From a fork: never gets the parent&apos;s secrets.</li>}
         </ul>
+        {p.fork && (
+          <div className="mt-3">
+            <PreviewApproval deployment={d} />
+          </div>
+        )}
       </CardBody>
     </Card>
   );

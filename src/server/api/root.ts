@@ -3,6 +3,7 @@ import { agentAuthRouter } from "./routers/agent-auth";
 import { deploymentsRouter } from "./routers/deployments";
 import { codehostIntegrationsRouter } from "./routers/codehost-integrations";
 import { oauthProvidersRouter } from "./routers/oauth-providers";
+import { previewsRouter } from "./routers/previews";
 import { revisionsRouter } from "./routers/revisions";
 import { runtimeRouter } from "./routers/runtime";
 import { sessionRouter } from "./routers/session";
@@ -18,6 +19,7 @@ import { createCallerFactory, createRouter } from "./trpc";
 export const appRouter = createRouter({
   deployments: deploymentsRouter,
   revisions: revisionsRouter,
+  previews: previewsRouter,
   runtime: runtimeRouter,
   session: sessionRouter,
   tags: tagsRouter,

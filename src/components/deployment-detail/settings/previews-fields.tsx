@@ -96,7 +96,8 @@ function SecretsChoice() {
         className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-xs text-amber-900 dark:border-amber-500/40 dark:bg-amber-500/10 dark:text-amber-200"
       >
         A pull request from a fork never gets secrets, whatever you choose here: it is built and
-        deployed without them.
+        deployed without them. Secrets an editor gives a fork&apos;s preview apply only to a commit
+        they approve on the preview&apos;s page.
       </p>
       {error && <p className="text-xs text-red-700 dark:text-red-400">{error}</p>}
     </fieldset>

@@ -2,6 +2,8 @@ import type { SourceRevisionConfig } from "@/schemas/deployments";
 import type { DbClient } from "@/server/db";
 import { lockDeploymentRow } from "@/server/services/deployments/find";
 import { asJson } from "@/server/services/deployments/serialize";
+import type { StoredPreview } from "@/server/services/previews/names";
+import { previewBuildLines } from "@/server/services/previews/revision-gate";
 import { StepFailure } from "../drivers";
 import {
   admissionOf,
@@ -89,7 +91,17 @@ export async function sourceStep(ctx: EngineContext, revision: EngineRevision): 
       to: "AWAITING_BUILD",
       data: sha ? { sourceRevisionConfig: asJson({ ...config, repo_commit_sha: sha }) } : {},
       stream: "build",
-      lines: [`Revision ${revision.number} admitted (${revision.source})`, ...resolved.lines],
+      lines: [
+        `Revision ${revision.number} admitted (${revision.source})`,
+        ...resolved.lines,
+        ...(revision.deployment.preview
+          ? previewBuildLines(revision.deployment.preview as StoredPreview, {
+              sha,
+              baseRepoUrl: revision.deployment.repoUrl,
+              secretsWithheld: revision.secretsWithheld,
+            })
+          : []),
+      ],
       // The deployment shows the commit of its latest revision.
       also: async (inner) => {
         if (!sha) return;

@@ -1,5 +1,6 @@
 import { deployLogEndpoints } from "./deploy-logs";
 import { deploymentEndpoints } from "./deployments";
+import { previewEndpoints } from "./previews";
 import { revisionEndpoints } from "./revisions";
 import { serviceEndpoints } from "./service";
 import { tagEndpoints } from "./tags";
@@ -18,6 +19,7 @@ export const endpointGroups = {
   service: serviceEndpoints,
   deployments: deploymentEndpoints,
   revisions: revisionEndpoints,
+  previews: previewEndpoints,
   deployLogs: deployLogEndpoints,
   templates: templateEndpoints,
   tags: tagEndpoints,

@@ -15,6 +15,7 @@ import { requireRole, type Actor } from "@/server/auth/actor";
 import type { Db, DbClient } from "@/server/db";
 import { badRequest } from "@/server/errors";
 import { diffJson } from "../audit/diff";
+import { checkPreviewPatch } from "../previews/rules";
 import { recordAudit } from "../audit/record";
 import { resolveTagValues } from "../tags";
 import {
@@ -57,6 +58,7 @@ export async function patchDeployment(
     checkIfMatch(options.ifMatch, etagOf(row));
     const before = toDeployment(row);
     checkImmutable({ name: row.name, source: row.source, config: before.source_config }, input);
+    checkPreviewPatch(row, input);
 
     const latestSource = await latestRevisionSource(tx, row.latestRevisionId, row.source);
     // A patch that leaves the revision alone keeps its source, even an earlier override.

@@ -2,7 +2,9 @@ import type { DeploymentSource } from "@/generated/prisma/client";
 import type { SourceConfig, SourceRevisionConfig } from "@/schemas/deployments";
 import type { DbClient } from "@/server/db";
 import { conflict } from "@/server/errors";
-import { enqueueRevisionStep } from "@/server/services/revisions/queue";
+import { enqueuePreviewStatus, enqueueRevisionStep } from "@/server/services/revisions/queue";
+import type { StoredPreview } from "../previews/names";
+import { gatePreviewRevision } from "../previews/revision-gate";
 import { lockDeploymentRow } from "./find";
 import { loadSecrets, type StoredSecret } from "./secrets";
 import { asJson } from "./serialize";
@@ -20,15 +22,21 @@ export interface RevisionSnapshot {
  * Records a new revision (number = previous + 1, status QUEUED) holding the whole
  * configuration, makes it the deployment's latest and queues its first step in the same
  * transaction (so the revision engine picks it up). Call with the deployment row locked.
+ * A preview's revision builds its pull request's head commit, whatever the caller asked, and
+ * a fork's unapproved head gets no secrets (previews/revision-gate.ts); its pull request hears
+ * of it (a queued commit status).
  */
-export async function cutRevision(tx: DbClient, deploymentId: string, snapshot: RevisionSnapshot) {
+export async function cutRevision(tx: DbClient, deploymentId: string, requested: RevisionSnapshot) {
   const current = await tx.deployment.findUnique({
     where: { id: deploymentId },
-    select: { status: true },
+    select: { status: true, name: true, preview: true },
   });
   if (current?.status === "AWAITING_DELETE") {
     throw conflict(`Deployment ID ${deploymentId} is being deleted.`);
   }
+  const snapshot = current?.preview
+    ? gatePreviewRevision(current.name, current.preview as StoredPreview, requested)
+    : { ...requested, secretsWithheld: false };
   const last = await tx.revision.findFirst({
     where: { deploymentId },
     orderBy: { number: "desc" },
@@ -44,6 +52,7 @@ export async function cutRevision(tx: DbClient, deploymentId: string, snapshot: 
       // A redeploy keeps the commit it restores; a new config has none until it is built.
       sourceRevisionConfig: asJson(snapshot.sourceRevisionConfig),
       secretsEncrypted: asJson(snapshot.secrets),
+      secretsWithheld: snapshot.secretsWithheld,
       imageDigest: snapshot.imageDigest ?? null,
     },
   });
@@ -52,12 +61,14 @@ export async function cutRevision(tx: DbClient, deploymentId: string, snapshot: 
     data: { latestRevisionId: revision.id },
   });
   await enqueueRevisionStep(tx, { revisionId: revision.id });
+  if (current?.preview) await enqueuePreviewStatus(tx, revision.id);
   return revision;
 }
 
 /**
  * A revision of the deployment's current configuration (and secrets) pinned to a commit: a push
- * to its branch, or a pull request's new head for a preview. Locks the deployment's row first.
+ * to its branch, or a pull request's new head for a preview (record the head on the preview
+ * first: its revisions build what it names). Locks the deployment's row first.
  */
 export async function cutRevisionAtCommit(tx: DbClient, deploymentId: string, sha: string) {
   await lockDeploymentRow(tx, deploymentId);

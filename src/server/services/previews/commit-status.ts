@@ -7,6 +7,7 @@ import { repoOf } from "@/server/integrations/codehost/repo-url";
 import { codehostClientFor } from "../codehost-integrations";
 import { deploymentUrlOf } from "../deployments/url";
 import { enqueuePreviewStatus } from "../revisions/queue";
+import { WITHHELD_NOTE } from "./revision-gate";
 
 // Each preview revision is reported on its pull request's head commit as a commit status
 // (contract 5.6): pending while it is built and deployed, success with the preview's URL once
@@ -45,10 +46,21 @@ interface Reported {
   status: RevisionStatus;
   statusMessage: string | null;
   runtime: string | null;
+  /** A fork's unapproved head: the revision runs without the preview's secrets. */
+  secretsWithheld?: boolean;
 }
 
-/** The commit status a revision's current state makes: says only what happened. */
+/**
+ * The commit status a revision's current state makes: says only what happened, and that a
+ * fork's unapproved commit runs without the preview's secrets.
+ */
 export function commitStatusOf(revision: Reported, url: string | null): CommitStatus {
+  const status = stateOf(revision, url);
+  if (!revision.secretsWithheld) return status;
+  return { ...status, description: `${status.description} ${WITHHELD_NOTE}` };
+}
+
+function stateOf(revision: Reported, url: string | null): CommitStatus {
   const n = revision.number;
   const base = { context: STATUS_CONTEXT, targetUrl: null };
   switch (revision.status) {

@@ -18,9 +18,20 @@ export const isFork = (event: PullRequestEvent) =>
 export const branchOf = (config: SourceRevisionConfig) =>
   (config.repo_ref ?? "").replace(/^refs\/heads\//, "");
 
-/** What the preview row stores about its pull request (PreviewInfo without parent_id). */
-export function previewFields(event: PullRequestEvent, now: Date): Omit<PreviewInfo, "parent_id"> {
+/** What a preview row stores about its pull request: PreviewInfo without parent_id. */
+export type StoredPreview = Omit<PreviewInfo, "parent_id">;
+
+/**
+ * What the preview row stores about its pull request now. An approval is of one commit, so it
+ * is carried over from what was stored (`approvedSha`), never taken from a delivery.
+ */
+export function previewFields(
+  event: PullRequestEvent,
+  now: Date,
+  approvedSha: string | null = null,
+): StoredPreview {
   const pr = event.pull_request;
+  const fork = isFork(event);
   return {
     pr_number: event.number,
     pr_title: pr.title,
@@ -28,7 +39,9 @@ export function previewFields(event: PullRequestEvent, now: Date): Omit<PreviewI
     branch: pr.head.ref,
     author: pr.user.login,
     head_sha: pr.head.sha,
-    fork: isFork(event),
+    head_repo_url: pr.head.repo?.html_url ?? null,
+    fork,
+    approved_sha: fork ? approvedSha : null,
     last_push_at: now.toISOString(),
   };
 }

@@ -6,8 +6,13 @@ import { lockDeploymentRow } from "../deployments/find";
 import { cutRevision, cutRevisionAtCommit } from "../deployments/revisions-cut";
 import { loadSecrets } from "../deployments/secrets";
 import { asJson } from "../deployments/serialize";
-import { enqueuePreviewStatus } from "../revisions/queue";
-import { isFork, previewFields, previewName, previewSourceConfig } from "./names";
+import {
+  isFork,
+  previewFields,
+  previewName,
+  previewSourceConfig,
+  type StoredPreview,
+} from "./names";
 
 // opened, reopened, synchronize: a preview of the pull request is created, or its next revision
 // cut at the new head commit.
@@ -62,18 +67,22 @@ export async function openPreview(
     );
 
   if (existing) {
-    const stored = existing.preview as { head_sha?: string };
+    const stored = existing.preview as StoredPreview;
     if (stored.head_sha === fields.head_sha) {
       return {
         outcome: outcome(parent, "unchanged", existing.id, "Already at this commit."),
         revisionId: null,
       };
     }
-    const revisionId = await cutPreviewRevision(tx, existing.id, fields.head_sha);
+    // The new head first: the revision builds what the preview names, and a fork's new commit
+    // is not the approved one, so it runs without the preview's secrets until approved again.
+    const moved = previewFields(event, now, stored.approved_sha ?? null);
     await tx.deployment.update({
       where: { id: existing.id },
-      data: { preview: asJson(fields), version: { increment: 1 } },
+      data: { preview: asJson(moved), version: { increment: 1 } },
     });
+    const { revision } = await cutRevisionAtCommit(tx, existing.id, moved.head_sha);
+    const revisionId = revision.id;
     await audit({
       action: "deployment.preview_push",
       targetId: existing.id,
@@ -145,7 +154,6 @@ export async function openPreview(
     sourceRevisionConfig,
     secrets,
   });
-  await enqueuePreviewStatus(tx, revision.id);
   await audit({
     action: "deployment.preview_create",
     targetId: row.id,
@@ -159,11 +167,4 @@ export async function openPreview(
     },
   });
   return { outcome: outcome(parent, "created", row.id), revisionId: revision.id };
-}
-
-/** A revision of the preview's current configuration at the pull request's new head commit. */
-async function cutPreviewRevision(tx: DbClient, previewId: string, sha: string): Promise<string> {
-  const { revision } = await cutRevisionAtCommit(tx, previewId, sha);
-  await enqueuePreviewStatus(tx, revision.id);
-  return revision.id;
 }

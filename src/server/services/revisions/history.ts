@@ -10,8 +10,10 @@ import { recordAudit } from "../audit/record";
 import { findDeployment, lockDeployment, lockedTransaction } from "../deployments/find";
 import { versioned, type VersionedDeployment } from "../deployments/read";
 import { cutRevision } from "../deployments/revisions-cut";
-import { replaceSecrets, type StoredSecret } from "../deployments/secrets";
+import { loadSecrets, replaceSecrets, type StoredSecret } from "../deployments/secrets";
 import { asJson, emptySourceConfig, toDeployment } from "../deployments/serialize";
+import type { StoredPreview } from "../previews/names";
+import { previewRevisionConfig } from "../previews/revision-gate";
 
 // Revisions (contract 6): a deployment's history, and rolling back to a point in it.
 
@@ -106,8 +108,16 @@ export async function redeployRevision(
       install_command: stored.install_command,
       build_command: stored.build_command,
     };
-    const sourceRevisionConfig = revisionConfigOf(target);
-    const secrets = target.secretsEncrypted as unknown as StoredSecret[];
+    // A preview runs its pull request's head commit: a redeploy brings back the revision's
+    // configuration at that commit (revision-gate.ts), and a revision cut without a fork's
+    // secrets did not drop them from the preview.
+    const preview = row.preview as StoredPreview | null;
+    const sourceRevisionConfig = preview
+      ? previewRevisionConfig(preview, revisionConfigOf(target))
+      : revisionConfigOf(target);
+    const secrets = target.secretsWithheld
+      ? await loadSecrets(tx, row.id)
+      : (target.secretsEncrypted as unknown as StoredSecret[]);
 
     await tx.deployment.update({
       where: { id: row.id },

@@ -10,6 +10,7 @@ import { versioned, type VersionedDeployment } from "../deployments/read";
 import { cutRevision } from "../deployments/revisions-cut";
 import { loadSecrets } from "../deployments/secrets";
 import { asJson, emptySourceRevisionConfig, toDeployment } from "../deployments/serialize";
+import { checkPromoteTarget } from "../previews/rules";
 import { findRevision } from "./history";
 
 // Promotion (contract 6): a revision's image, pinned by digest, runs on another deployment of
@@ -66,6 +67,7 @@ export async function promoteRevision(
     }
     // Every object the request names is found (or 404) before the image is judged.
     const target = await lockDeployment(tx, actor, body.target_deployment_id);
+    checkPromoteTarget(target);
     const { image, digest } = pinnedImageOf(source);
     const keepsSource = CONTAINER_SOURCES.includes(target.source);
     const sourceConfig = toDeployment(target).source_config;

@@ -17,12 +17,7 @@ export async function registryRealm(config: RegistryConfig): Promise<URL | null>
   await response?.body?.cancel();
   const challenge = response?.headers.get("www-authenticate") ?? "";
   const realm = /realm="([^"]+)"/i.exec(challenge)?.[1];
-  let url: URL | null = null;
-  try {
-    url = realm ? new URL(realm) : null;
-  } catch {
-    url = null;
-  }
+  const url = realm && URL.canParse(realm) ? new URL(realm) : null;
   cached = { apiUrl: config.apiUrl, at: Date.now(), realm: url };
   return url;
 }

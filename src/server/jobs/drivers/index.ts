@@ -55,7 +55,16 @@ async function images(config: DriverConfig): Promise<ImageBuilder | null> {
       const notice = (message: string) => log.info(message);
       const { buildBoundsFromEnv } = await import("../builder/bounds");
       const { parseBuildEgress } = await import("@/server/outbound/build-egress");
-      const { sweepStaleCgroups } = await import("../builder/sandbox/cgroup");
+      const { cgroupLayout, sweepStaleCgroups } = await import("../builder/sandbox/cgroup");
+      const { missingTools } = await import("../builder/sandbox/tools");
+      // Said once at start as well as by every build it fails: the operator reads this log.
+      const problem =
+        missingTools("buildah") ??
+        (await cgroupLayout(env.HANGAR_BUILD_CGROUP).then(
+          () => null,
+          (error: Error) => error.message,
+        ));
+      if (problem) log.warn("builds will fail on this worker", { reason: problem });
       const ended = await sweepStaleCgroups(env.HANGAR_BUILD_CGROUP);
       if (ended) notice(`Ended ${ended} build group(s) a stopped worker left behind.`);
       return buildahBuilder({

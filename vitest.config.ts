@@ -4,6 +4,9 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname, "src") } },
   test: {
+    // Integration files mostly wait (on servers, workers, builds): several run at once, each
+    // against its own tenants; the launcher's files set their own limit (one at a time).
+    maxWorkers: 4,
     projects: [
       {
         extends: true,
@@ -14,6 +17,7 @@ export default defineConfig({
         test: {
           name: "integration",
           sequence: { groupOrder: 0 },
+          maxWorkers: 3,
           include: ["tests/integration/**/*.test.ts"],
           globalSetup: ["tests/integration/global-setup.ts"],
           setupFiles: ["tests/integration/setup-env.ts"],

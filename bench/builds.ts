@@ -84,7 +84,7 @@ const baseDeployment = await createDeployment(db, actor, {
 } as CreateInput);
 const baseToken = await createPushToken(db, actor, baseDeployment.id);
 const baseImage = `${registryHost}/${ws.id}/langgraph-base`;
-pushBaseImage(`${baseImage}:3.11`, { user: "oauth2accesstoken", password: baseToken.token });
+await pushBaseImage(`${baseImage}:3.11`, { user: "oauth2accesstoken", password: baseToken.token });
 
 /** A small project; `unique` makes its context one no build has seen. */
 const projectFiles = (unique: string) => [

@@ -58,6 +58,7 @@ test("sign out ends the session, server-side: the saved cookie no longer works",
 
 test("the workspace switcher moves to another workspace", async ({ page }) => {
   await signIn(page, state.admin);
+  await page.goto("/deployments");
   await expect(page.getByRole("link", { name: "support-agent", exact: true })).toBeVisible();
   const switcher = page.getByLabel("Workspace");
   await switcher.selectOption({ label: state.otherWorkspace });

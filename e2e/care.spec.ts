@@ -67,6 +67,7 @@ test("tag keys and values are created, renamed and deleted in Settings", async (
 test("the command palette jumps to a deployment or a page by keyboard", async ({ page }) => {
   test.setTimeout(120_000);
   await signIn(page, state.admin);
+  await page.goto("/deployments");
   await page.keyboard.press("Control+K");
   const palette = page.getByRole("dialog", { name: "Go to" });
   const search = palette.getByRole("combobox", { name: "Search deployments and pages" });

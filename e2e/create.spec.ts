@@ -14,6 +14,7 @@ const deploymentId = (url: string) => /\/deployments\/([0-9a-f-]{36})/.exec(url)
 test("create from a container image: fields and rules in words, then a running revision", async ({
   page,
 }) => {
+  await page.goto("/deployments");
   await page
     .getByRole("navigation", { name: "Main" })
     .getByRole("link", { name: "New deployment" })

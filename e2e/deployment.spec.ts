@@ -3,6 +3,7 @@ import { auditPage, expect, signIn, state, test } from "./fixtures";
 
 test("a deployment's page shows its configuration, with secrets masked", async ({ page }) => {
   await signIn(page, state.admin);
+  await page.goto("/deployments");
   await page.getByRole("link", { name: "support-agent-canary", exact: true }).click();
   await expect(page).toHaveURL(`/deployments/${state.deployments["support-agent-canary"]}`);
   await expect(page.getByRole("heading", { name: "support-agent-canary" })).toBeVisible();

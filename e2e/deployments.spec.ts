@@ -11,6 +11,7 @@ test("the list renders on first load, paginated", async ({ page }) => {
   // Server-side prefetch: the rows are in the HTML before any client fetch.
   const html = await (await page.request.get("/deployments")).text();
   expect(html).toContain("support-agent-canary");
+  await page.goto("/deployments");
 
   await expect(names(page)).toHaveCount(20);
   await expect(page.getByText(/Showing 1–20 of \d+ deployments/)).toBeVisible();
@@ -71,6 +72,7 @@ test("filters come from the URL, and changing one updates it", async ({ page }) 
 });
 
 test("status and tag filters are picked from menus", async ({ page }) => {
+  await page.goto("/deployments");
   await page.getByRole("button", { name: "Status", exact: true }).click();
   await page.getByLabel("Unused").check();
   await expect(page).toHaveURL(/status=UNUSED/);

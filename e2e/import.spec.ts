@@ -6,6 +6,7 @@ const registerForm = (page: import("@playwright/test").Page) =>
 
 test("import a repository through the wizard and land on the new deployment", async ({ page }) => {
   await signIn(page, state.admin);
+  await page.goto("/deployments");
   await page
     .getByRole("navigation", { name: "Main" })
     .getByRole("link", { name: "Import" })

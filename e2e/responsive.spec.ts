@@ -64,6 +64,7 @@ test("no page scrolls sideways at 390 px", async ({ page }) => {
 
 test("the navigation collapses behind a menu button usable by keyboard", async ({ page }) => {
   await signIn(page, state.admin);
+  await page.goto("/deployments");
   // The list connects its live updates once the page is interactive (hydrated).
   await expect(page.getByText("Updating live")).toBeVisible();
   const menu = page.getByRole("button", { name: "Menu" });

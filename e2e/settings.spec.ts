@@ -2,6 +2,7 @@ import { auditPage, expect, signIn, state, test } from "./fixtures";
 
 test("create an API key, use it once shown, revoke it", async ({ page }) => {
   await signIn(page, state.admin);
+  await page.goto("/deployments");
   await page
     .getByRole("navigation", { name: "Main" })
     .getByRole("link", { name: "Settings" })

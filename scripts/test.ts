@@ -1,10 +1,12 @@
 // `npm test`: the whole suite. Prepares what it needs: PostgreSQL and Redis started when down,
-// Debian's Chromium, container registry, skopeo, buildah and static busybox installed when
-// missing, a build of the app, throwaway databases (made by the suites themselves), then runs the
-// lint (one check: the layer rule among them), vitest and the Playwright end-to-end tests, and
-// reports one total.
-import { spawnSync } from "node:child_process";
+// Debian's Chromium, container registry, skopeo, buildah (with its sandbox's tools) and static
+// busybox installed when missing, a build of the app, throwaway databases (made by the suites
+// themselves), then runs the independent suites at once — the lint (one check: the layer rule
+// among them), vitest (unit, integration, launcher) and the Playwright end-to-end tests — each
+// line prefixed with its suite, and reports one total with each suite's time.
+import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { createInterface } from "node:readline";
 import { ensureBuildTools } from "../testing/base-image";
 import { ensureChromium } from "../testing/chromium";
 import { ensureRegistryTools } from "../testing/registry";
@@ -16,6 +18,7 @@ await ensureRedis();
 ensureRegistryTools();
 ensureBuildTools();
 ensureChromium();
+// Once, before the suites start: each suite's own check then finds the build fresh.
 buildIfStale();
 
 mkdirSync("test-results", { recursive: true });
@@ -24,47 +27,74 @@ const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- two reporters' JSON shapes
 type Report = any;
 
-const lintPassed =
-  spawnSync(process.execPath, ["--import", "tsx", "scripts/lint.ts"], {
-    stdio: "inherit",
-    env,
-  }).status === 0;
-const lint = { passed: lintPassed ? 1 : 0, failed: lintPassed ? 0 : 1 };
+interface Suite {
+  name: string;
+  args: string[];
+  /** The suite's JSON report and how to count it; none: its exit status is its one result. */
+  report?: { file: string; count: (json: Report) => [number, number] };
+}
 
-/** Runs one suite and reads its JSON report; a missing report counts as one failure. */
-function run(args: string[], report: string, count: (json: Report) => [number, number]) {
-  rmSync(report, { force: true });
-  const child = spawnSync(process.execPath, args, { stdio: "inherit", env });
-  try {
-    const [passed, failed] = count(JSON.parse(readFileSync(report, "utf8")));
-    return { passed, failed: child.status === 0 ? failed : Math.max(failed, 1) };
-  } catch {
-    return { passed: 0, failed: 1 };
-  }
+/** Runs a suite, its output prefixed line by line; its passed and failed counts and seconds. */
+function run(suite: Suite) {
+  if (suite.report) rmSync(suite.report.file, { force: true });
+  const started = performance.now();
+  const child = spawn(process.execPath, suite.args, { env, stdio: ["ignore", "pipe", "pipe"] });
+  const prefix = `[${suite.name}] `;
+  for (const stream of [child.stdout, child.stderr])
+    createInterface({ input: stream, crlfDelay: Infinity }).on("line", (line) =>
+      process.stdout.write(`${prefix}${line}\n`),
+    );
+  return new Promise<{ name: string; passed: number; failed: number; seconds: number }>(
+    (resolve) => {
+      child.on("close", (code) => {
+        const seconds = (performance.now() - started) / 1000;
+        const ok = code === 0;
+        if (!suite.report)
+          return resolve({ name: suite.name, passed: ok ? 1 : 0, failed: ok ? 0 : 1, seconds });
+        try {
+          const [passed, failed] = suite.report.count(
+            JSON.parse(readFileSync(suite.report.file, "utf8")),
+          );
+          resolve({ name: suite.name, passed, failed: ok ? failed : Math.max(failed, 1), seconds });
+        } catch {
+          resolve({ name: suite.name, passed: 0, failed: 1, seconds });
+        }
+      });
+    },
+  );
 }
 
 const vitestReport = "test-results/vitest.json";
-const vitest = run(
-  [
-    "node_modules/vitest/vitest.mjs",
-    "run",
-    "--reporter=default",
-    "--reporter=json",
-    `--outputFile.json=${vitestReport}`,
-    ...process.argv.slice(2),
-  ],
-  vitestReport,
-  (r) => [r.numPassedTests, r.numFailedTests],
-);
+const suites: Suite[] = [
+  { name: "lint", args: ["--import", "tsx", "scripts/lint.ts"] },
+  {
+    name: "vitest",
+    args: [
+      "node_modules/vitest/vitest.mjs",
+      "run",
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${vitestReport}`,
+      ...process.argv.slice(2),
+    ],
+    report: { file: vitestReport, count: (r) => [r.numPassedTests, r.numFailedTests] },
+  },
+  {
+    name: "e2e",
+    args: ["node_modules/@playwright/test/cli.js", "test"],
+    // Playwright's json reporter (playwright.config.ts) writes this file.
+    report: {
+      file: "test-results/playwright.json",
+      count: (r) => [r.stats.expected + r.stats.flaky, r.stats.unexpected],
+    },
+  },
+];
 
-// Playwright's json reporter (playwright.config.ts) writes this file.
-const e2e = run(
-  ["node_modules/@playwright/test/cli.js", "test"],
-  "test-results/playwright.json",
-  (r) => [r.stats.expected + r.stats.flaky, r.stats.unexpected],
+const results = await Promise.all(suites.map(run));
+const passed = results.reduce((sum, r) => sum + r.passed, 0);
+const failed = results.reduce((sum, r) => sum + r.failed, 0);
+console.log(
+  `\n${results.map((r) => `${r.name}: ${r.passed} passed, ${r.failed} failed in ${Math.round(r.seconds)} s`).join("; ")}`,
 );
-
-const passed = lint.passed + vitest.passed + e2e.passed;
-const failed = lint.failed + vitest.failed + e2e.failed;
-console.log(`\n${passed} passed, ${failed} failed`);
+console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

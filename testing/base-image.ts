@@ -1,4 +1,5 @@
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
+import { promisify } from "node:util";
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -31,24 +32,21 @@ export function ensureBuildTools(): void {
   ]);
 }
 
+const execFileAsync = promisify(execFile);
+
 const standIn = (name: string) =>
   `#!/bin/sh\necho "${name} (stand-in): $*"\nmkdir -p /var/lib/stand-ins && echo "$*" >> /var/lib/stand-ins/${name}\n`;
 
-function buildah(root: string, args: string[], cwd?: string): string {
-  const run = spawnSync(
+/** buildah on a store of the base image's own; asynchronous, so the caller's sockets live on. */
+async function buildah(root: string, args: string[], cwd?: string): Promise<string> {
+  const storage = ["--storage-driver", "vfs", "--root", path.join(root, "storage")];
+  const run = await execFileAsync(
     "buildah",
-    [
-      "--storage-driver",
-      "vfs",
-      "--root",
-      path.join(root, "storage"),
-      "--runroot",
-      path.join(root, "run"),
-      ...args,
-    ],
+    [...storage, "--runroot", path.join(root, "run"), ...args],
     { cwd, encoding: "utf8", timeout: 120_000 },
-  );
-  if (run.status !== 0) throw new Error(`buildah ${args[0]} failed:\n${run.stdout}${run.stderr}`);
+  ).catch((error: { stdout?: string; stderr?: string }) => {
+    throw new Error(`buildah ${args[0]} failed:\n${error.stdout ?? ""}${error.stderr ?? ""}`);
+  });
   return run.stdout;
 }
 
@@ -56,7 +54,10 @@ function buildah(root: string, args: string[], cwd?: string): string {
  * Builds the base image and pushes it to `image` (e.g. `127.0.0.1:5000/<workspace>/base:3.11`)
  * over plain HTTP, logged in as `user` with `password` (a push token).
  */
-export function pushBaseImage(image: string, credentials: { user: string; password: string }) {
+export async function pushBaseImage(
+  image: string,
+  credentials: { user: string; password: string },
+): Promise<void> {
   ensureBuildTools();
   const dir = mkdtempSync(path.join(tmpdir(), "hangar-base-"));
   try {
@@ -76,13 +77,13 @@ export function pushBaseImage(image: string, credentials: { user: string; passwo
       "FROM scratch\nCOPY bin /bin\nCOPY api /api\nENV PATH=/bin\n",
     );
     const root = path.join(dir, "buildah");
-    buildah(root, ["bud", "--isolation", "chroot", "-t", "hangar-test-base", "."], context);
+    await buildah(root, ["bud", "--isolation", "chroot", "-t", "hangar-test-base", "."], context);
     const authfile = path.join(dir, "auth.json");
     const auth = Buffer.from(`${credentials.user}:${credentials.password}`).toString("base64");
     writeFileSync(authfile, JSON.stringify({ auths: { [image.split("/")[0]!]: { auth } } }), {
       mode: 0o600,
     });
-    buildah(root, [
+    await buildah(root, [
       "push",
       "--tls-verify=false",
       "--authfile",

@@ -34,6 +34,8 @@ export interface BuildStack {
   baseImage: string;
   kube: FakeKubeApi;
   worker: RunningWorker;
+  /** Starts another worker with the same settings (after the test killed this one). */
+  restartWorker(): Promise<void>;
   /** Another tenant, with a base image of its own in its workspace's namespace. */
   addTenant(): Promise<{ tenant: Tenant; baseImage: string }>;
   stop(): Promise<void>;
@@ -60,10 +62,10 @@ async function pushTenantBase(baseUrl: string, tenant: Tenant): Promise<string> 
   });
   if (token.status !== 200) throw new Error(`push token: ${token.text}`);
   const baseImage = `${token.body.registry_url}/langgraph-base`;
-  pushBaseImage(`${baseImage}:3.11`, { user: "oauth2accesstoken", password: token.body.token });
-  // The push blocked this process: let the sockets the server closed meanwhile be seen as
-  // closed, so the next request opens a new connection instead of reusing a dead one.
-  await new Promise((resolve) => setImmediate(resolve));
+  await pushBaseImage(`${baseImage}:3.11`, {
+    user: "oauth2accesstoken",
+    password: token.body.token,
+  });
   return baseImage;
 }
 
@@ -101,14 +103,18 @@ export async function startBuildStack(workerEnv: Record<string, string>): Promis
     stoppers.push(() => registry.stop());
     const kube = await startFakeKubeApi();
     stoppers.push(() => kube.stop());
-    const worker = await startWorkerProcess({
-      ...env,
-      HANGAR_KUBECONFIG: kube.kubeconfig(),
-      HANGAR_ROLLOUT_TIMEOUT_SECONDS: "20",
-      HANGAR_QUEUE_POLL_SECONDS: "0.5",
-      ...workerEnv,
-    });
-    stoppers.push(() => worker.stop());
+    const startWorker = async () => {
+      const started = await startWorkerProcess({
+        ...env,
+        HANGAR_KUBECONFIG: kube.kubeconfig(),
+        HANGAR_ROLLOUT_TIMEOUT_SECONDS: "20",
+        HANGAR_QUEUE_POLL_SECONDS: "0.5",
+        ...workerEnv,
+      });
+      stoppers.push(() => started.stop());
+      return started;
+    };
+    const worker = await startWorker();
     const db = createDb(database.url, 3);
     stoppers.push(() => db.$disconnect());
     const tenant = await createTenant(db);
@@ -116,7 +122,7 @@ export async function startBuildStack(workerEnv: Record<string, string>): Promis
     // The base image lives in a repository of the tenant's workspace, pushed as a client does.
     const baseImage = await pushTenantBase(server.url, tenant);
 
-    return {
+    const stack: BuildStack = {
       db,
       tenant,
       baseUrl: server.url,
@@ -125,12 +131,16 @@ export async function startBuildStack(workerEnv: Record<string, string>): Promis
       baseImage,
       kube,
       worker,
+      async restartWorker() {
+        stack.worker = await startWorker();
+      },
       async addTenant() {
         const other = await createTenant(db);
         return { tenant: other, baseImage: await pushTenantBase(server.url, other) };
       },
       stop,
     };
+    return stack;
   } catch (error) {
     await stop();
     throw error;

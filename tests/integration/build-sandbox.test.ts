@@ -333,4 +333,48 @@ describe("a build's bounds", () => {
       /^The build ran out of memory \(HANGAR_BUILD_MEMORY=384Mi\): /,
     );
   }, 150_000);
+
+  it("ends whole when its worker is killed mid-build: no process, no cgroup left", async () => {
+    const marker = `sleep 46.${ID.length}`;
+    const deploymentId = await builds.deployment(a().keys.editor, "orphaned");
+    const revisionId = await builds.uploadAndBuild(
+      a().keys.editor,
+      deploymentId,
+      pythonProject(stack.baseImage, "graph = 'a'\n"),
+      { build_command: `echo orphan-now && ${marker}` },
+    );
+    await waitFor(
+      () => buildLog(revisionId),
+      (log) => log.includes("orphan-now"),
+      { timeoutMs: 60_000, what: "the step to start" },
+    );
+    const [step] = await waitFor(
+      async () => processesWith(marker),
+      (found) => found.length > 0,
+      { what: "the step's process" },
+    );
+    const { group } = boundsOf(step!.pid);
+    stack.worker.process.kill("SIGKILL");
+    await waitFor(
+      async () => [
+        ...processesWith(marker),
+        ...processesWith(`${stack.dataDir}/buildah/workspaces/`),
+      ],
+      (left) => left.length === 0,
+      { timeoutMs: 15_000, what: "the build's processes to end with their worker" },
+    );
+    // The next worker removes the group the dead one left, and builds the revision again.
+    await stack.restartWorker();
+    await waitFor(
+      async () => existsSync(group),
+      (left) => !left,
+      { timeoutMs: 15_000, what: "the dead worker's build group to be removed" },
+    );
+    const interrupted = await api(
+      `/v2/deployments/${deploymentId}/revisions/${revisionId}/interrupt`,
+      { key: a().keys.editor, baseUrl: stack.baseUrl, method: "POST" },
+    );
+    expect(interrupted.status, interrupted.text).toBe(200);
+    expect((await builds.finished(revisionId, 60_000)).status).toBe("INTERRUPTED");
+  }, 240_000);
 });

@@ -13,7 +13,7 @@ export const auditActionWords = {
   "deployment.create": "Created a deployment",
   "deployment.delete": "Deleted a deployment",
   "deployment.health": "Health changed (from the cluster)",
-  "deployment.preview_approve": "Approved a fork's commit for its preview's secrets",
+  "deployment.preview_approve": "Approved a fork preview's commit",
   "deployment.preview_create": "Opened a pull request preview",
   "deployment.preview_delete": "Deleted a pull request preview",
   "deployment.preview_push": "Updated a pull request preview",

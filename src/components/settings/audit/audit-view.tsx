@@ -153,7 +153,7 @@ export function AuditView() {
   return (
     <div className="space-y-4">
       <div className="flex items-end gap-3">
-        <div className="space-y-1.5">
+        <div className="min-w-0 max-w-full space-y-1.5">
           <label
             htmlFor="audit-action"
             className="block text-sm font-medium text-zinc-700 dark:text-zinc-300"
@@ -162,6 +162,7 @@ export function AuditView() {
           </label>
           <Select
             id="audit-action"
+            className="max-w-full"
             value={action}
             onChange={(e) => navigate({ action: e.target.value, offset: 0 })}
           >

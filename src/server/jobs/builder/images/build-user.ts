@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { chown, lchown, lstat, mkdir, readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
+import { FORWARDER } from "../sandbox/sandbox";
 import {
   ensureSubordinateIds,
   ensureSystemUser,
@@ -64,7 +65,8 @@ export async function prepareBuilderRoot(
   }
   if (runAs) {
     await chown(root, runAs.uid, runAs.gid);
-    await grantTraverse([root], runAs, BUILD_USER, notice);
+    // The sandbox (run as the build user) binds these in: the forwarder and Node.js to run it.
+    await grantTraverse([root, FORWARDER, process.execPath], runAs, BUILD_USER, notice);
   }
 }
 

@@ -84,7 +84,6 @@ export function buildahBuilder(options: BuildahOptions): ImageBuilder {
         if (runAs) await chown(authfile, runAs.uid, runAs.gid);
 
         for (const image of images) {
-          io.log([`Pulling ${image} with this build's credentials`]);
           const pulled = await session.trusted([
             ...session.registriesConf,
             "pull",

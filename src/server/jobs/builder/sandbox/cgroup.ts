@@ -24,7 +24,7 @@ export interface CgroupEvents {
   oomKills: number;
   /** Forks refused at the process limit. */
   forksRefused: number;
-  /** Processes (tasks) in it now. */
+  /** Processes and threads in it now (what its pids limit counts). */
   processes: number;
 }
 
@@ -244,14 +244,14 @@ export async function createBuildCgroup(
   return {
     procsFiles: folders.map((d) => path.join(d, "cgroup.procs")),
     async events() {
-      const [oomKills, forksRefused, tasks] = await Promise.all([
+      const [oomKills, forksRefused, processes] = await Promise.all([
         found.kind === "v2"
           ? readNumber(path.join(memoryDir, "memory.events"), "oom_kill")
           : readNumber(path.join(memoryDir, "memory.oom_control"), "oom_kill"),
         readNumber(path.join(pidsDir, "pids.events"), "max"),
-        countTasks(pidsDir),
+        readNumber(path.join(pidsDir, "pids.current")),
       ]);
-      return { oomKills, forksRefused, processes: tasks.length };
+      return { oomKills, forksRefused, processes };
     },
     kill: () => killAll(folders, freezer, found.kind),
     async destroy() {

@@ -10,7 +10,13 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["tests/unit/**/*.test.ts"], sequence: { groupOrder: 0 } },
+        test: {
+          name: "unit",
+          include: ["tests/unit/**/*.test.ts"],
+          // Runs beside the integration files (one group needs one worker count).
+          sequence: { groupOrder: 0 },
+          maxWorkers: 3,
+        },
       },
       {
         extends: true,

@@ -51,6 +51,7 @@ const { uploadArchive } = await import("../testing/uploads");
 const { createPushToken, issueBuildToken } =
   await import("../src/server/services/registry/push-tokens");
 const { tarGz } = await import("../tests/helpers/tarball");
+const { pythonProject } = await import("../tests/helpers/python-project");
 const { buildahBuilder } = await import("../src/server/jobs/builder/images/buildah");
 const { buildUser } = await import("../src/server/jobs/builder/images/build-user");
 const { buildBoundsFromEnv } = await import("../src/server/jobs/builder/bounds");
@@ -87,19 +88,10 @@ const baseImage = `${registryHost}/${ws.id}/langgraph-base`;
 await pushBaseImage(`${baseImage}:3.11`, { user: "oauth2accesstoken", password: baseToken.token });
 
 /** A small project; `unique` makes its context one no build has seen. */
-const projectFiles = (unique: string) => [
-  {
-    path: "langgraph.json",
-    content: JSON.stringify({
-      graphs: { agent: "./agent/graph.py:graph" },
-      dependencies: ["."],
-      python_version: "3.11",
-      base_image: baseImage,
-    }),
-  },
-  { path: "agent/graph.py", content: `graph = "${unique}"\n` },
-  { path: "agent/data.txt", content: randomBytes(256 * 1024).toString("base64") },
-];
+const projectFiles = (unique: string) =>
+  pythonProject(baseImage, `graph = "${unique}"\n`, [
+    { path: "agent/data.txt", content: randomBytes(256 * 1024).toString("base64") },
+  ]);
 const BUILD_COMMAND = "mkdir -p out && cat agent/graph.py agent/data.txt > out/bundle.txt";
 
 let deployments = 0;
@@ -152,7 +144,7 @@ function contextLikeHangars(dockerfile: string) {
   const context = path.join(dir, "context");
   for (const file of projectFiles(randomBytes(8).toString("hex"))) {
     mkdirSync(path.dirname(path.join(context, file.path)), { recursive: true });
-    writeFileSync(path.join(context, file.path), file.content);
+    if ("content" in file) writeFileSync(path.join(context, file.path), file.content);
   }
   writeFileSync(path.join(context, "Dockerfile.hangar"), dockerfile);
   writeFileSync(path.join(context, ".dockerignore"), ".env\n.env.*\n");
@@ -237,7 +229,10 @@ async function bareAlone(dockerfile: string, revisionId: string) {
       const result = spawnSync("buildah", [...storage, ...args], {
         cwd: context,
         encoding: "utf8",
-        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir } as unknown as NodeJS.ProcessEnv,
+        env: {
+          PATH: process.env.PATH ?? "/usr/bin:/bin",
+          HOME: dir,
+        } as unknown as NodeJS.ProcessEnv,
         ...(runAs ? { uid: runAs.uid, gid: runAs.gid } : {}),
       });
       if (result.status !== 0) throw new Error(`buildah ${args[0]}: ${result.stderr}`);

@@ -2,33 +2,12 @@ import { expect } from "vitest";
 import type { BuildStack } from "./build-stack";
 import { waitForRevision } from "./engine";
 import { tarGz, type TarEntry } from "./tarball";
+
+export { pythonProject } from "./python-project";
 import { buildUpload, createForUpload, issueUploadUrl, putUpload } from "./uploads";
 
 // Builds on a build stack (build-stack.ts) as the deploy client makes them: a project uploaded,
 // the PATCH that cuts its revision, the revision's end and its build log.
-
-/** A Python project on `baseImage` whose graph file holds `graph`, plus `extra` files. */
-export function pythonProject(
-  baseImage: string,
-  graph: string,
-  extra: TarEntry[] = [],
-  config: Record<string, unknown> = {},
-): TarEntry[] {
-  return [
-    {
-      path: "langgraph.json",
-      content: JSON.stringify({
-        graphs: { agent: "./agent/graph.py:graph" },
-        dependencies: ["."],
-        python_version: "3.11",
-        base_image: baseImage,
-        ...config,
-      }),
-    },
-    { path: "agent/graph.py", content: graph },
-    ...extra,
-  ];
-}
 
 export function stackBuilds(stack: () => BuildStack) {
   /** A new deployment awaiting an upload, named `prefix-<time>`. */

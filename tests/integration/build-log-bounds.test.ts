@@ -3,6 +3,7 @@ import { LOG_ANSWER_BYTES } from "../../src/lib/log-text";
 import { startBuildStack, type BuildStack } from "../helpers/build-stack";
 import { waitForRevision } from "../helpers/engine";
 import { api, type ApiResponse } from "../helpers/http";
+import { pythonProject } from "../helpers/stack-builds";
 import { tarGz } from "../helpers/tarball";
 import { buildUpload, createForUpload, issueUploadUrl, putUpload } from "../helpers/uploads";
 
@@ -30,18 +31,7 @@ const bb = (applet: string) => `busybox ${applet}`;
 const run = (char: string, n: number) =>
   `${bb("yes")} ${char} | ${bb("head")} -n ${n} | ${bb("tr")} -d '\\n'`;
 
-const project = () => [
-  {
-    path: "langgraph.json",
-    content: JSON.stringify({
-      graphs: { agent: "./agent/graph.py:graph" },
-      dependencies: ["."],
-      python_version: "3.11",
-      base_image: stack.baseImage,
-    }),
-  },
-  { path: "agent/graph.py", content: "graph = 'loud'\n" },
-];
+const project = () => pythonProject(stack.baseImage, "graph = 'loud'\n");
 
 async function build(name: string, buildCommand: string) {
   const key = stack.tenant.keys.editor;

@@ -242,36 +242,45 @@ describe("one workspace's build against another's (issue 32)", () => {
   }, 180_000);
 });
 
-describe("a build's bounds", () => {
-  it("runs in a cgroup of its own holding HANGAR_BUILD_MEMORY, _PROCESSES and _CPUS, gone with the build", async () => {
-    const marker = `sleep 45.${ID.length}`;
-    const deploymentId = await builds.deployment(a().keys.editor, "bounded");
-    const revisionId = await builds.uploadAndBuild(
-      a().keys.editor,
-      deploymentId,
-      pythonProject(stack.baseImage, "graph = 'a'\n"),
-      { build_command: `echo limits-now && ${marker}` },
-    );
-    await waitFor(
-      () => buildLog(revisionId),
-      (log) => log.includes("limits-now"),
-      { timeoutMs: 60_000, what: "the step to start" },
-    );
-    const [step] = await waitFor(
-      async () => processesWith(marker),
-      (found) => found.length > 0,
-      { what: "the step's process" },
-    );
-    const bounds = boundsOf(step!.pid);
-    expect(bounds.group).toContain("/hangar-builds/");
-    expect(bounds.memoryBytes).toBe(384 * 1024 * 1024);
-    expect(bounds.pidsMax).toBe(64);
-    expect(bounds.cpus).toBe(1);
+/** A build of A's whose step sleeps (`marker`), once the step runs: its ids and its process. */
+async function heldBuild(prefix: string, marker: string) {
+  const deploymentId = await builds.deployment(a().keys.editor, prefix);
+  const revisionId = await builds.uploadAndBuild(
+    a().keys.editor,
+    deploymentId,
+    pythonProject(stack.baseImage, "graph = 'a'\n"),
+    { build_command: `echo ${prefix}-now && ${marker}` },
+  );
+  await waitFor(
+    () => buildLog(revisionId),
+    (log) => log.includes(`${prefix}-now`),
+    { timeoutMs: 60_000, what: "the step to start" },
+  );
+  const [step] = await waitFor(
+    async () => processesWith(marker),
+    (found) => found.length > 0,
+    { what: "the step's process" },
+  );
+  const interrupt = async () => {
     const interrupted = await api(
       `/v2/deployments/${deploymentId}/revisions/${revisionId}/interrupt`,
       { key: a().keys.editor, baseUrl: stack.baseUrl, method: "POST" },
     );
     expect(interrupted.status, interrupted.text).toBe(200);
+  };
+  return { revisionId, step: step!, interrupt };
+}
+
+describe("a build's bounds", () => {
+  it("runs in a cgroup of its own holding HANGAR_BUILD_MEMORY, _PROCESSES and _CPUS, gone with the build", async () => {
+    const marker = `sleep 45.${ID.length}`;
+    const { step, interrupt } = await heldBuild("bounded", marker);
+    const bounds = boundsOf(step.pid);
+    expect(bounds.group).toContain("/hangar-builds/");
+    expect(bounds.memoryBytes).toBe(384 * 1024 * 1024);
+    expect(bounds.pidsMax).toBe(64);
+    expect(bounds.cpus).toBe(1);
+    await interrupt();
     await waitFor(
       async () => processesWith(marker).length + (existsSync(bounds.group) ? 1 : 0),
       (left) => left === 0,
@@ -336,24 +345,8 @@ describe("a build's bounds", () => {
 
   it("ends whole when its worker is killed mid-build: no process, no cgroup left", async () => {
     const marker = `sleep 46.${ID.length}`;
-    const deploymentId = await builds.deployment(a().keys.editor, "orphaned");
-    const revisionId = await builds.uploadAndBuild(
-      a().keys.editor,
-      deploymentId,
-      pythonProject(stack.baseImage, "graph = 'a'\n"),
-      { build_command: `echo orphan-now && ${marker}` },
-    );
-    await waitFor(
-      () => buildLog(revisionId),
-      (log) => log.includes("orphan-now"),
-      { timeoutMs: 60_000, what: "the step to start" },
-    );
-    const [step] = await waitFor(
-      async () => processesWith(marker),
-      (found) => found.length > 0,
-      { what: "the step's process" },
-    );
-    const { group } = boundsOf(step!.pid);
+    const { revisionId, step, interrupt } = await heldBuild("orphaned", marker);
+    const { group } = boundsOf(step.pid);
     stack.worker.process.kill("SIGKILL");
     await waitFor(
       async () => [
@@ -370,11 +363,7 @@ describe("a build's bounds", () => {
       (left) => !left,
       { timeoutMs: 15_000, what: "the dead worker's build group to be removed" },
     );
-    const interrupted = await api(
-      `/v2/deployments/${deploymentId}/revisions/${revisionId}/interrupt`,
-      { key: a().keys.editor, baseUrl: stack.baseUrl, method: "POST" },
-    );
-    expect(interrupted.status, interrupted.text).toBe(200);
+    await interrupt();
     expect((await builds.finished(revisionId, 60_000)).status).toBe("INTERRUPTED");
   }, 240_000);
 });

@@ -57,6 +57,20 @@ afterAll(async () => {
 });
 
 const key = () => stack.tenant.keys.editor;
+
+/** The code host got a `success` status on `sha` saying `description` (linking `url`). */
+const successPosted = (sha: string, description: string, what: string, url?: string) =>
+  waitFor(
+    async () => host.pulls.statuses.filter((s) => s.sha === sha),
+    (s) =>
+      s.some(
+        (x) =>
+          x.state === "success" &&
+          x.description === description &&
+          (url === undefined || x.target_url === url),
+      ),
+    { what, timeoutMs: 30_000 },
+  );
 const parentOf = (repo: string) =>
   createPreviewParent(key(), host, integrationId, {
     repo,
@@ -212,16 +226,10 @@ describe("a pull request's preview on Kubernetes", () => {
     expect(secondLog).toContain("Built without secrets: a new commit from a fork awaits approval.");
     expect(secretEnvOf(name)).toEqual([]);
     expect(JSON.stringify(objectsOf(name))).not.toContain("tok-approved-only");
-    await waitFor(
-      async () => host.pulls.statuses.filter((s) => s.sha === firstSha),
-      (s) =>
-        s.some(
-          (x) =>
-            x.state === "success" &&
-            x.description ===
-              "Preview running: revision 2. Without secrets: a new commit from a fork awaits approval.",
-        ),
-      { what: "revision 2's success status, saying it runs without secrets", timeoutMs: 30_000 },
+    await successPosted(
+      firstSha,
+      "Preview running: revision 2. Without secrets: a new commit from a fork awaits approval.",
+      "revision 2's success status, saying it runs without secrets",
     );
 
     // Approved: that commit runs with the secret.
@@ -241,16 +249,11 @@ describe("a pull request's preview on Kubernetes", () => {
     expect(third.sourceRevisionConfig).toMatchObject({ repo_commit_sha: firstSha });
     expect(secretEnvOf(name)).toEqual(["PREVIEW_TOKEN"]);
     expect(appSecretOf(name)?.stringData).toEqual({ PREVIEW_TOKEN: "tok-approved-only" });
-    await waitFor(
-      async () => host.pulls.statuses.filter((s) => s.sha === firstSha),
-      (s) =>
-        s.some(
-          (x) =>
-            x.state === "success" &&
-            x.target_url === url &&
-            x.description === "Preview running: revision 3.",
-        ),
-      { what: "revision 3's success status", timeoutMs: 30_000 },
+    await successPosted(
+      firstSha,
+      "Preview running: revision 3.",
+      "revision 3's success status",
+      url,
     );
 
     // The fork pushes a new commit: built and run without the secret, and the pull request
@@ -272,16 +275,10 @@ describe("a pull request's preview on Kubernetes", () => {
     expect(await logOf(key(), previewId, fourth.id, stack.baseUrl)).toContain(
       "Built without secrets: a new commit from a fork awaits approval.",
     );
-    await waitFor(
-      async () => host.pulls.statuses.filter((s) => s.sha === headSha),
-      (s) =>
-        s.some(
-          (x) =>
-            x.state === "success" &&
-            x.description ===
-              "Preview running: revision 4. Without secrets: a new commit from a fork awaits approval.",
-        ),
-      { what: "revision 4's success status, saying it runs without secrets", timeoutMs: 30_000 },
+    await successPosted(
+      headSha,
+      "Preview running: revision 4. Without secrets: a new commit from a fork awaits approval.",
+      "revision 4's success status, saying it runs without secrets",
     );
 
     // ttl_hours (72 by default) after its last push: the worker's sweep deletes it. The last

@@ -3,6 +3,7 @@ import { decrypt } from "../../src/server/crypto";
 import { startBuildStack, type BuildStack } from "../helpers/build-stack";
 import { waitForRevision } from "../helpers/engine";
 import { api } from "../helpers/http";
+import { pythonProject } from "../helpers/stack-builds";
 import { tarGz } from "../helpers/tarball";
 import {
   buildUpload,
@@ -33,18 +34,7 @@ describe("promotion of a buildah-built image", () => {
       await createDeploymentForUpload(key(), `dev-${suffix}`, { baseUrl: stack.baseUrl })
     ).id as string;
     const { upload_url, object_path } = await issueUploadUrl(key(), dev, stack.baseUrl);
-    const project = tarGz([
-      {
-        path: "langgraph.json",
-        content: JSON.stringify({
-          graphs: { agent: "./agent/graph.py:graph" },
-          dependencies: ["."],
-          python_version: "3.11",
-          base_image: stack.baseImage,
-        }),
-      },
-      { path: "agent/graph.py", content: "graph = 'proven in dev'\n" },
-    ]);
+    const project = tarGz(pythonProject(stack.baseImage, "graph = 'proven in dev'\n"));
     expect((await putUpload(upload_url, project)).status).toBe(200);
     const patched = await buildUpload(key(), dev, object_path, { baseUrl: stack.baseUrl });
     expect(patched.status, patched.text).toBe(200);

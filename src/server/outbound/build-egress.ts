@@ -1,8 +1,7 @@
-import { lookup } from "node:dns/promises";
-import { canonicalAddress, refusedRange } from "./address-policy";
+import { refusedRange } from "./address-policy";
 import { parseAllowlist, type Allowlist } from "./allowlist";
 import { OutboundError } from "./errors";
-import type { Lookup } from "./resolve";
+import { candidateAddresses, type Lookup } from "./resolve";
 
 // HANGAR_BUILD_EGRESS: where a build's steps may connect. `public` is any public unicast
 // address (the outbound address policy: never loopback, private, link-local, metadata...);
@@ -47,8 +46,6 @@ export function allowingAlso(egress: BuildEgress, entries: readonly string[]): B
   };
 }
 
-const systemLookup: Lookup = (hostname) => lookup(hostname, { all: true });
-
 /**
  * Resolves `hostname` once and returns the address a build may connect to, or throws an
  * OutboundError (kind "refused") saying why not. The caller dials exactly this address.
@@ -57,19 +54,9 @@ export async function checkedBuildAddress(
   hostname: string,
   port: number,
   egress: BuildEgress,
-  resolve: Lookup = systemLookup,
+  resolve?: Lookup,
 ): Promise<string> {
-  const literal = canonicalAddress(hostname);
-  let candidates: string[];
-  if (literal) candidates = [literal];
-  else {
-    const found = await resolve(hostname).catch(() => {
-      throw new OutboundError("unreachable", `${hostname} could not be resolved`);
-    });
-    candidates = found
-      .sort((a, b) => a.family - b.family)
-      .map((a) => canonicalAddress(a.address) ?? a.address);
-  }
+  const { literal, candidates } = await candidateAddresses(hostname, resolve);
   const allowed = candidates.find(
     (address) =>
       egress.allowlist.allows(hostname, port, address) ||

@@ -7,6 +7,24 @@ export type Lookup = (hostname: string) => Promise<{ address: string; family: nu
 
 export const systemLookup: Lookup = (hostname) => lookup(hostname, { all: true });
 
+/** The addresses `hostname` names (itself, for an address), IPv4 first, each canonical. */
+export async function candidateAddresses(
+  hostname: string,
+  resolve: Lookup = systemLookup,
+): Promise<{ literal: boolean; candidates: string[] }> {
+  const literal = canonicalAddress(hostname);
+  if (literal) return { literal: true, candidates: [literal] };
+  const found = await resolve(hostname).catch(() => {
+    throw new OutboundError("unreachable", `${hostname} could not be resolved`);
+  });
+  return {
+    literal: false,
+    candidates: found
+      .sort((a, b) => a.family - b.family)
+      .map((a) => canonicalAddress(a.address) ?? a.address),
+  };
+}
+
 /**
  * Resolves `hostname` once and returns the address to connect to: the first (IPv4 first) that
  * is public or allow-listed. The caller connects to exactly this address (no second lookup).
@@ -17,17 +35,7 @@ export async function checkedAddress(
   allowlist: Allowlist,
   resolve: Lookup = systemLookup,
 ): Promise<string> {
-  const literal = canonicalAddress(hostname);
-  let candidates: string[];
-  if (literal) candidates = [literal];
-  else {
-    const found = await resolve(hostname).catch(() => {
-      throw new OutboundError("unreachable", `${hostname} could not be resolved`);
-    });
-    candidates = found
-      .sort((a, b) => a.family - b.family)
-      .map((a) => canonicalAddress(a.address) ?? a.address);
-  }
+  const { literal, candidates } = await candidateAddresses(hostname, resolve);
   const allowed = candidates.find(
     (address) => refusedRange(address) === null || allowlist.allows(hostname, port, address),
   );

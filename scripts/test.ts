@@ -1,9 +1,11 @@
 // `npm test`: the whole suite. Prepares what it needs: PostgreSQL and Redis started when down,
 // Debian's Chromium, container registry, skopeo, buildah (with its sandbox's tools) and static
 // busybox installed when missing, a build of the app, throwaway databases (made by the suites
-// themselves), then runs the independent suites at once — the lint (one check: the layer rule
-// among them), vitest (unit, integration, launcher) and the Playwright end-to-end tests — each
-// line prefixed with its suite, and reports one total with each suite's time.
+// themselves), then runs the suites one after another — the lint (one check: the layer rule
+// among them), vitest (unit, integration, launcher) and the Playwright end-to-end tests, each
+// line prefixed with its suite — and reports one total with each suite's time. One after
+// another: each suite already uses both cores of a CI machine, and suites run side by side
+// starved each other into timeouts.
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { createInterface } from "node:readline";
@@ -90,7 +92,8 @@ const suites: Suite[] = [
   },
 ];
 
-const results = await Promise.all(suites.map(run));
+const results = [];
+for (const suite of suites) results.push(await run(suite));
 const passed = results.reduce((sum, r) => sum + r.passed, 0);
 const failed = results.reduce((sum, r) => sum + r.failed, 0);
 console.log(

@@ -110,11 +110,12 @@ describe("GET .../revisions/{id}/logs/stream", () => {
     const revisionId = created.latest_revision_id;
     const seenWhileRunning: string[] = [];
     const events = await readEvents(`${logsPath(created.id, revisionId)}/stream`, {}, (event) => {
-      if (event.event !== "log") return;
-      if (JSON.parse(event.data).line.startsWith("Deploying ")) void engineGate().release(hold);
+      if (event.event !== "log" || !JSON.parse(event.data).line.startsWith("Deploying ")) return;
+      // Its deploy is held until this check is done: the line arrived while the revision ran.
       void testDb()
         .revision.findUniqueOrThrow({ where: { id: revisionId } })
-        .then((r) => r.status !== "DEPLOYED" && seenWhileRunning.push(event.data));
+        .then((r) => r.status !== "DEPLOYED" && seenWhileRunning.push(event.data))
+        .finally(() => engineGate().release(hold));
     });
     const logs = events.filter((e) => e.event === "log").map((e) => JSON.parse(e.data));
     expect(logs[0].line).toBe("Revision 1 admitted (codehost)");

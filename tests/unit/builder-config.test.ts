@@ -16,7 +16,8 @@ function startWith(env: Record<string, string | undefined>) {
   );
 }
 
-describe("HANGAR_BUILDER at start", () => {
+// Each case starts node processes with tsx: seconds each on a busy machine.
+describe("HANGAR_BUILDER at start", { timeout: 60_000 }, () => {
   it("is refused without HANGAR_REGISTRY_URL, with what to set", () => {
     for (const builder of ["buildah", "kubernetes"]) {
       const run = startWith({ HANGAR_BUILDER: builder });

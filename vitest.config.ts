@@ -24,6 +24,9 @@ export default defineConfig({
           name: "integration",
           sequence: { groupOrder: 0 },
           maxWorkers: 3,
+          // The files share no module state that matters (each makes its own tenants and
+          // servers): a worker keeps its imports from file to file instead of re-importing them.
+          isolate: false,
           include: ["tests/integration/**/*.test.ts"],
           globalSetup: ["tests/integration/global-setup.ts"],
           setupFiles: ["tests/integration/setup-env.ts"],

@@ -1,11 +1,10 @@
 // `npm test`: the whole suite. Prepares what it needs: PostgreSQL and Redis started when down,
 // Debian's Chromium, container registry, skopeo, buildah (with its sandbox's tools) and static
 // busybox installed when missing, a build of the app, throwaway databases (made by the suites
-// themselves), then runs the suites one after another — the lint (one check: the layer rule
-// among them), vitest (unit, integration, launcher) and the Playwright end-to-end tests, each
-// line prefixed with its suite — and reports one total with each suite's time. One after
-// another: each suite already uses both cores of a CI machine, and suites run side by side
-// starved each other into timeouts.
+// themselves), then runs the suites in stages (below) — the lint (one check: the layer rule
+// among them), vitest's unit and integration files, then its launcher files beside the
+// Playwright end-to-end tests — each line prefixed with its suite, and reports one total with
+// each suite's time. Not all at once: on two cores that starved the suites into timeouts.
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { createInterface } from "node:readline";
@@ -66,34 +65,47 @@ function run(suite: Suite) {
   );
 }
 
-const vitestReport = "test-results/vitest.json";
-const suites: Suite[] = [
-  { name: "lint", args: ["--import", "tsx", "scripts/lint.ts"] },
-  {
-    name: "vitest",
+/** A vitest run of some projects, its JSON report in its own file. */
+function vitest(name: string, projects: string[]): Suite {
+  const file = `test-results/${name}.json`;
+  return {
+    name,
     args: [
       "node_modules/vitest/vitest.mjs",
       "run",
+      ...projects.map((project) => `--project=${project}`),
+      "--passWithNoTests",
       "--reporter=default",
       "--reporter=json",
-      `--outputFile.json=${vitestReport}`,
+      `--outputFile.json=${file}`,
       ...process.argv.slice(2),
     ],
-    report: { file: vitestReport, count: (r) => [r.numPassedTests, r.numFailedTests] },
-  },
-  {
-    name: "e2e",
-    args: ["node_modules/@playwright/test/cli.js", "test"],
-    // Playwright's json reporter (playwright.config.ts) writes this file.
-    report: {
-      file: "test-results/playwright.json",
-      count: (r) => [r.stats.expected + r.stats.flaky, r.stats.unexpected],
-    },
-  },
-];
+    report: { file, count: (r) => [r.numPassedTests, r.numFailedTests] },
+  };
+}
 
+const lint: Suite = { name: "lint", args: ["--import", "tsx", "scripts/lint.ts"] };
+const e2e: Suite = {
+  name: "e2e",
+  args: ["node_modules/@playwright/test/cli.js", "test"],
+  // Playwright's json reporter (playwright.config.ts) writes this file.
+  report: {
+    file: "test-results/playwright.json",
+    count: (r) => [r.stats.expected + r.stats.flaky, r.stats.unexpected],
+  },
+};
+
+// Stages, one after another; the suites of a stage side by side. The unit and integration files
+// keep both cores busy on their own. The launcher's files (one at a time, whole Hangar instances
+// that mostly wait on processes) and Playwright (one browser, one server) each leave a core
+// mostly idle, so they share a stage.
+const stages: Suite[][] = [
+  [lint],
+  [vitest("vitest", ["unit", "integration"])],
+  [vitest("launcher", ["launcher"]), e2e],
+];
 const results = [];
-for (const suite of suites) results.push(await run(suite));
+for (const stage of stages) results.push(...(await Promise.all(stage.map(run))));
 const passed = results.reduce((sum, r) => sum + r.passed, 0);
 const failed = results.reduce((sum, r) => sum + r.failed, 0);
 console.log(

@@ -294,3 +294,58 @@ describe("runtime logs through a listener", () => {
     expect(read.logs.map((l) => l.message)).toEqual(expected);
   });
 });
+
+// Issue 32, finding 6: a listener's deploy reports count against the revision's log cap as a
+// build's output does (HANGAR_BUILD_LOG_MAX_BYTES, 4 MiB by default); past it one line says how
+// much was not kept, later reports add nothing, and the final status line still lands.
+describe("a listener's deploy reports", () => {
+  it("keep at most the revision's cap; one line says what was not kept", async () => {
+    const mine = await h.createListener();
+    const d = await h.createDeployment("flooding-reports", mine.id, "registry.example/hand:3");
+    const work = await waitFor(
+      () => h.bearer(mine.token, "/v2/listener/work", { replica_id: "hand", wait_seconds: 1 }),
+      (r) => r.body?.work?.deployment_id === d.id,
+      { timeoutMs: 60_000, what: "work for the hand-played listener" },
+    );
+    const revisionId: string = work.body.work.revision_id;
+    const report = async (report_id: string, lines: string[], status?: string) => {
+      const res = await h.bearer(mine.token, `/v2/listener/revisions/${revisionId}/reports`, {
+        replica_id: "hand",
+        report_id,
+        lines,
+        ...(status ? { status } : {}),
+      });
+      expect(res.status, res.text.slice(0, 300)).toBe(200);
+    };
+    // Five reports of 500 lines of 2,000 bytes (each body under the 1 MiB request cap): 5 MB.
+    for (let n = 0; n < 5; n++)
+      await report(
+        `flood-${n}`,
+        Array.from({ length: 500 }, () => String(n).repeat(2000)),
+      );
+    await report("late", ["a line after the cap"]);
+    await report("done", [], "DEPLOYED");
+
+    const rows = await db.revisionLog.findMany({
+      where: { revisionId, stream: "deploy" },
+      orderBy: { seq: "asc" },
+    });
+    const marks = rows.filter((r) => r.line.includes("of output were not kept"));
+    expect(marks).toHaveLength(1);
+    expect(marks[0]!.line).toMatch(
+      /^… [\d,]+ more lines \([\d,]+ bytes\) of output were not kept: a revision's deploy log keeps at most 20,000 lines and 4,194,304 bytes \(HANGAR_BUILD_LOG_MAX_LINES, HANGAR_BUILD_LOG_MAX_BYTES\)\. Later lines are not kept either; the deploy went on\.$/,
+    );
+    const markAt = rows.indexOf(marks[0]!);
+    const kept = rows.slice(0, markAt);
+    expect(kept.reduce((sum, r) => sum + Buffer.byteLength(r.line), 0)).toBeLessThanOrEqual(
+      4_194_304,
+    );
+    expect(kept.filter((r) => r.line === "4".repeat(2000)).length).toBeGreaterThan(0);
+    expect(rows.some((r) => r.line === "a line after the cap")).toBe(false);
+    // After the mark only the final status line: the revision still went live.
+    expect(rows.slice(markAt + 1).map((r) => r.line)).toEqual([
+      expect.stringMatching(/^Revision 1 is running on Kubernetes/),
+    ]);
+    expect(await waitForRevision(revisionId, ["DEPLOYED"])).toMatchObject({ status: "DEPLOYED" });
+  });
+});

@@ -1,33 +1,24 @@
-import { env } from "@/env";
 import type { RevisionLogStream } from "@/generated/prisma/client";
-import { harmlessLine } from "@/lib/log-text";
 import type { DbClient } from "@/server/db";
 import { describeError, log } from "@/server/log";
+import {
+  configuredLogLimits,
+  fitLines,
+  notKeptLine,
+  type LogLimits,
+} from "@/server/services/revisions/log-cap";
 import { appendLogs, storedLogSize } from "@/server/services/revisions/logs-append";
 
 // A step's output as it happens: lines are buffered and written in order, a batch at a time (at
 // most every FLUSH_MS), so a builder printing thousands of lines costs a few inserts, and the
 // dashboard's live log and the deploy client's --follow see them within a second.
 //
-// Bounded: the revision's log of the stream keeps at most `maxLines` lines and `maxBytes` bytes,
-// counted from what is already stored (a retried step goes on from there), each line harmless
-// and cut to `maxLine`. Past either cap nothing more of the output is kept, only counted; the
-// step goes on, and its final flush writes one line saying how much was not kept. Whatever the
+// Bounded (services/revisions/log-cap.ts): counted from what is already stored (a retried step
+// goes on from there); past the cap nothing more of the output is kept, only counted; the step
+// goes on, and its final flush writes one line saying how much was not kept. Whatever the
 // output, this holds no more than the cap in memory.
 
 const FLUSH_MS = 250;
-
-export interface LiveLogLimits {
-  maxLines: number;
-  maxBytes: number;
-  maxLine: number;
-}
-
-const configuredLimits = (): LiveLogLimits => ({
-  maxLines: env.HANGAR_BUILD_LOG_MAX_LINES,
-  maxBytes: env.HANGAR_BUILD_LOG_MAX_BYTES,
-  maxLine: env.HANGAR_LOG_MAX_LINE,
-});
 
 export interface LiveLog {
   log(lines: string[]): void;
@@ -38,16 +29,11 @@ export interface LiveLog {
   flush(): Promise<void>;
 }
 
-const count = (n: number) => n.toLocaleString("en-US");
-
-export const notKeptLine = (lines: number, bytes: number, limits: LiveLogLimits) =>
-  `… ${count(lines)} more lines (${count(bytes)} bytes) of output were not kept: a revision's build log keeps at most ${count(limits.maxLines)} lines and ${count(limits.maxBytes)} bytes (HANGAR_BUILD_LOG_MAX_LINES, HANGAR_BUILD_LOG_MAX_BYTES). The build went on.`;
-
 export async function liveLog(
   db: DbClient,
   revisionId: string,
   stream: RevisionLogStream,
-  limits: LiveLogLimits = configuredLimits(),
+  limits: LogLimits = configuredLogLimits(),
 ): Promise<LiveLog> {
   const kept = await storedLogSize(db, revisionId, stream);
   const notKept = { lines: 0, bytes: 0 };
@@ -68,26 +54,17 @@ export async function liveLog(
   };
   return {
     log(lines) {
-      for (const raw of lines) {
-        const line = harmlessLine(raw, limits.maxLine);
-        const bytes = Buffer.byteLength(line);
-        // Once full, full: a later short line is not kept either, so the log has no gaps.
-        full ||= kept.lines + 1 > limits.maxLines || kept.bytes + bytes > limits.maxBytes;
-        if (full) {
-          notKept.lines += 1;
-          notKept.bytes += bytes;
-          continue;
-        }
-        kept.lines += 1;
-        kept.bytes += bytes;
-        buffered.push(line);
-      }
+      const fitted = fitLines(kept, lines, limits, full);
+      full = fitted.full;
+      notKept.lines += fitted.notKept.lines;
+      notKept.bytes += fitted.notKept.bytes;
+      buffered.push(...fitted.fitting);
       if (buffered.length) timer ??= setTimeout(write, FLUSH_MS);
     },
     async flush() {
       if (timer) clearTimeout(timer);
       if (notKept.lines > 0) {
-        buffered.push(notKeptLine(notKept.lines, notKept.bytes, limits));
+        buffered.push(notKeptLine(stream, notKept.lines, notKept.bytes, limits));
         notKept.lines = 0;
         notKept.bytes = 0;
       }

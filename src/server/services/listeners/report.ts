@@ -6,6 +6,7 @@ import type { Db, DbClient } from "@/server/db";
 import { conflict, notFound } from "@/server/errors";
 import { lockedTransaction, lockRevisionDeployment } from "../deployments/find";
 import { deploymentUrlOf } from "../deployments/url";
+import { appendWithinCap } from "../revisions/log-cap";
 import { appendLogs } from "../revisions/logs-append";
 import { transition } from "../revisions/transition";
 import { notifyListenerWork } from "./work-events";
@@ -84,7 +85,7 @@ export async function reportOnRevision(
         `Replica ${revision.leaseOwner ?? "(none)"} holds the lease of revision ${revision.number}; stop applying it.`,
       );
 
-    await appendLogs(tx, revisionId, "deploy", input.lines);
+    await appendWithinCap(tx, revisionId, "deploy", input.lines);
     if (!input.status) {
       const [renewed] = await tx.$queryRaw<{ lease_expires_at: Date }[]>`
         UPDATE revisions

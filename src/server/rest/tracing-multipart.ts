@@ -19,7 +19,6 @@ import { refuseEncodedBody } from "./tracing-body";
 export interface MultipartBatch {
   runs: RunOp[];
   feedback: FeedbackOp[];
-  attachments: { runId: string; name: string; contentType: string; bytes: Buffer; loc: string[] }[];
   issues: IngestIssue[];
 }
 
@@ -161,7 +160,7 @@ export async function readTracingMultipart(request: NextRequest): Promise<Multip
       failed: boolean;
     }
   >();
-  const batch: MultipartBatch = { runs: [], feedback: [], attachments: [], issues };
+  const batch: MultipartBatch = { runs: [], feedback: [], issues };
   const runOf = (kind: "post" | "patch", id: string) => {
     const key = `${kind}.${id}`;
     let entry = runs.get(key);
@@ -174,13 +173,13 @@ export async function readTracingMultipart(request: NextRequest): Promise<Multip
   }
   for (const part of parts) {
     let m: RegExpExecArray | null;
-    if ((m = ATTACHMENT_PART.exec(part.name))) {
-      batch.attachments.push({
-        runId: m[1]!,
-        name: m[2]!,
-        contentType: part.contentType,
-        bytes: part.bytes,
+    if (ATTACHMENT_PART.test(part.name)) {
+      // Not stored yet (README "Tracing"): refused alone, so its run and the batch still land.
+      issues.push({
         loc: ["body", part.name],
+        msg: "Attachments are not stored yet: the run was stored without it",
+        type: "attachment_unsupported",
+        status: 422,
       });
       continue;
     }

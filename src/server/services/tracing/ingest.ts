@@ -55,6 +55,16 @@ export async function ingestRuns(
   for (const op of ops) {
     try {
       const run = parseOrThrow("body", runWrite, op.value);
+      if (run.dotted_order && toIsoInstant(parseDottedOrder(run.dotted_order).time) === null) {
+        issues.push(
+          issue(
+            [...op.loc, "dotted_order"],
+            "dotted_order holds an invalid time",
+            "datetime_parsing",
+          ),
+        );
+        continue;
+      }
       planned.push({ op, run, sortTime: plannedTime(run, op.kind) });
     } catch (error) {
       if (!(error instanceof AppError) || !error.issues) throw error;
@@ -97,7 +107,7 @@ export async function ingestRuns(
 
 /** The partition key: the time in the run's own dotted_order segment, else its start_time. */
 function plannedTime(run: RunWrite, kind: RunOp["kind"]): string | null {
-  if (run.dotted_order) return parseDottedOrder(run.dotted_order).time;
+  if (run.dotted_order) return toIsoInstant(parseDottedOrder(run.dotted_order).time);
   const start = toIsoInstant(run.start_time);
   if (start) return start;
   return kind === "post" ? new Date().toISOString() : null;

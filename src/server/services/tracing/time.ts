@@ -24,16 +24,30 @@ export function parseDottedOrder(value: string): DottedOrder {
   };
 }
 
-/** An instant as the SDK sends it (epoch ms or ISO text) → ISO text, or null when unreadable. */
+const ISO = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:?\d{2})?$/i;
+const EARLIEST = Date.UTC(1970, 0, 1);
+const LATEST = Date.UTC(9999, 11, 31);
+
+/**
+ * An instant as the SDK sends it (epoch ms, or ISO text keeping its microseconds; without an
+ * offset it is UTC, as the Python SDK's naive times) → `YYYY-MM-DDTHH:MM:SS.ffffffZ`, or null
+ * when it is not one (or outside 1970..9999).
+ */
 export function toIsoInstant(value: number | string | null | undefined): string | null {
   if (value === null || value === undefined) return null;
+  let ms: number;
+  let micros: string;
   if (typeof value === "number") {
-    const date = new Date(value);
-    return Number.isNaN(date.getTime()) ? null : date.toISOString();
+    ms = Math.floor(value);
+    micros = String(ms % 1000).padStart(3, "0") + "000";
+  } else {
+    const m = ISO.exec(value.trim());
+    if (!m) return null;
+    ms = Date.parse(`${m[1]}${m[2] ? `.${m[2].slice(0, 3)}` : ""}${m[3] ?? "Z"}`);
+    micros = (m[2] ?? "").slice(0, 6).padEnd(6, "0");
   }
-  // ISO text keeps its microseconds; a string without an offset is UTC (the Python SDK's naive times).
-  const text = /[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value}Z`;
-  return Number.isNaN(Date.parse(text)) ? null : text;
+  if (!Number.isFinite(ms) || ms < EARLIEST || ms > LATEST) return null;
+  return `${new Date(ms).toISOString().slice(0, 19)}.${micros}Z`;
 }
 
 /** The UTC day (00:00) an instant falls in. */

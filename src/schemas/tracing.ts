@@ -6,7 +6,7 @@ import { z } from "zod";
 const uuid = z.uuid();
 /** Epoch milliseconds (the JS SDK) or an ISO 8601 string (the Python SDK, microseconds). */
 const instant = z.union([z.number().finite().nonnegative(), z.string().min(1).max(64)]);
-const json = z.unknown();
+const json = z.unknown().optional();
 
 /** `YYYYMMDDTHHMMSSffffffZ<uuid>` segments joined by dots, root first (the SDK's dotted_order). */
 export const DOTTED_SEGMENT =

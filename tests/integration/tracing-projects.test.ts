@@ -22,7 +22,7 @@ describe("a deployment's tracing project", () => {
   it("is created with the deployment, same name, same workspace", async () => {
     const deployment = await createDeploymentOverHttp(
       tenant.keys.editor,
-      validDeployment("external_container"),
+      validDeployment("internal_container"),
     );
     const found = await api(`/api/v1/sessions?name=${deployment.name}`, {
       key: tenant.keys.viewer,

@@ -46,9 +46,9 @@ export async function readTracingJson(request: NextRequest): Promise<unknown> {
  * otherwise, naming each refused item (the others were stored: a retry stores nothing twice).
  * Never 404 (the SDK takes a 404 from multipart ingest for "no multipart here").
  */
-export function batchAnswer(outcome: IngestOutcome, stored: object = {}) {
+export function batchAnswer(outcome: IngestOutcome) {
   const { issues } = outcome;
-  if (issues.length === 0) return { $status: 202, body: { ...stored, accepted: outcome.accepted } };
+  if (issues.length === 0) return { $status: 202, body: { accepted: outcome.accepted } };
   const large = issues.filter((i) => i.status === 413);
   if (large.length > 0) {
     const others = issues.length - large.length;

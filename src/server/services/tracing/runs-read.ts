@@ -5,7 +5,7 @@ import { invalidField, notFound } from "@/server/errors";
 import { isUuid } from "./ids";
 import { projectIdsInWorkspace } from "./projects";
 import { findRuns, type StoredRun } from "./run-store";
-import { parseDottedOrder } from "./time";
+import { parseDottedOrder, toIsoInstant } from "./time";
 
 // Reading runs back: one run by id, and the SDK's run query with cursor paging.
 
@@ -69,17 +69,21 @@ const encodeCursor = (row: StoredRun) =>
 function decodeCursor(cursor: string): { time: string; id: string } {
   try {
     const [time, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
-    if (
-      typeof time === "string" &&
-      !Number.isNaN(Date.parse(time)) &&
-      typeof id === "string" &&
-      isUuid(id)
-    )
-      return { time, id };
+    const instant = typeof time === "string" ? toIsoInstant(time) : null;
+    if (instant && typeof id === "string" && isUuid(id)) return { time: instant, id };
   } catch {
     // falls through to the 422
   }
   throw invalidField(["body", "cursor"], "Not a cursor this API returned", "value_error");
+}
+
+/** A time filter as PostgreSQL takes it (a year it cannot store is a 422, never a 500). */
+function instantOf(value: string | null | undefined, field: string): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  const instant = toIsoInstant(value);
+  if (!instant)
+    throw invalidField(["body", field], "Not a time between 1970 and 9999", "datetime_parsing");
+  return instant;
 }
 
 /** POST /runs/query: newest first unless `order: "asc"`; `cursors.next` while more remain. */
@@ -104,8 +108,8 @@ export async function queryRuns(db: DbClient, actor: Actor, query: RunQuery) {
     runType: query.run_type ?? undefined,
     name: query.name ?? undefined,
     error: query.error ?? undefined,
-    startedFrom: query.start_time ?? undefined,
-    startedBefore: query.end_time ?? undefined,
+    startedFrom: instantOf(query.start_time, "start_time"),
+    startedBefore: instantOf(query.end_time, "end_time"),
     after: query.cursor ? decodeCursor(query.cursor) : undefined,
     order,
     limit: limit + 1,

@@ -42,10 +42,16 @@ export const runWrite = z.object({
 });
 export type RunWrite = z.infer<typeof runWrite>;
 
-export const runBatchBody = z.object({
-  post: z.array(z.unknown()).max(10_000).nullish(),
-  patch: z.array(z.unknown()).max(10_000).nullish(),
-});
+/** The SDK never sends an empty batch: one naming no run is a mistake (422), not a no-op. */
+export const runBatchBody = z
+  .object({
+    post: z.array(z.unknown()).max(10_000).nullish(),
+    patch: z.array(z.unknown()).max(10_000).nullish(),
+  })
+  .refine((b) => (b.post?.length ?? 0) + (b.patch?.length ?? 0) > 0, {
+    message: "A batch names at least one run in post or patch",
+    path: ["post"],
+  });
 
 export const runParams = z.object({ run_id: z.string() });
 export const projectParams = z.object({ project_id: z.string() });

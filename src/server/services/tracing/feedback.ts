@@ -6,7 +6,7 @@ import type { DbClient } from "@/server/db";
 import { conflict, invalidField, notFound } from "@/server/errors";
 import { isUuid } from "./ids";
 import { projectIdsInWorkspace } from "./projects";
-import { runIdElsewhere } from "./run-store";
+import { runStore } from "./run-store";
 
 // Feedback on runs (or on a whole project), kept per workspace.
 
@@ -41,7 +41,7 @@ export async function createFeedback(
   input: FeedbackCreate,
 ): Promise<Feedback> {
   requireRole(actor, "editor");
-  if (input.run_id && (await runIdElsewhere(db, actor.workspaceId, input.run_id)))
+  if (input.run_id && (await runStore.runIdElsewhere(db, actor.workspaceId, input.run_id)))
     throw notFound(`Run ${input.run_id} not found`);
   if (input.session_id) {
     const mine = await projectIdsInWorkspace(db, actor.workspaceId, [input.session_id]);

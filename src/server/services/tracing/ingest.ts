@@ -6,7 +6,7 @@ import { parseOrThrow } from "@/server/validation";
 import { TRACING_FUTURE_DAYS } from "./limits";
 import { ensureRunPartitions, retentionCutoff } from "./partitions";
 import { projectIdsByName, projectIdsInWorkspace } from "./projects";
-import { upsertRuns, runTimesById, type RunRow } from "./run-store";
+import { runStore, type RunRow } from "./run-store";
 import { DAY_MS, parseDottedOrder, toIsoInstant } from "./time";
 
 // Run ingest, one door for every route (multipart, batch, single post and patch): each run is
@@ -90,7 +90,7 @@ export async function ingestRuns(
   let accepted = 0;
   for (const kind of ["post", "patch"] as const) {
     const ofKind = rows.filter((r) => r.kind === kind);
-    const written = await upsertRuns(
+    const written = await runStore.upsertRuns(
       db,
       actor.workspaceId,
       kind,
@@ -117,7 +117,7 @@ function plannedTime(run: RunWrite, kind: RunOp["kind"]): string | null {
 async function fillPatchTimes(db: Db, workspaceId: string, planned: Planned[]) {
   const unknown = planned.filter((p) => p.sortTime === null).map((p) => p.run.id);
   if (unknown.length === 0) return;
-  const times = await runTimesById(db, workspaceId, unknown);
+  const times = await runStore.runTimesById(db, workspaceId, unknown);
   for (const p of planned) if (p.sortTime === null) p.sortTime = times.get(p.run.id) ?? null;
 }
 

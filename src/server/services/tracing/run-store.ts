@@ -2,9 +2,9 @@ import { Prisma } from "@/generated/prisma/client";
 import type { DbClient } from "@/server/db";
 import { isoSql } from "./time";
 
-// Where runs live: PostgreSQL day partitions (migration 20261201000000_tracing). Everything that
-// touches the tracing_runs table is here, so another engine (a column store) can take its place
-// behind these functions without changing the services above.
+// Where runs live: PostgreSQL day partitions (migration 20261201000000_tracing). The services
+// reach runs only through the RunStore interface at the end of this file, so another engine (a
+// column store such as ClickHouse) can take its place without changing them.
 
 /** A run as written: absent fields are null (a patch leaves them as they are). */
 export interface RunRow {
@@ -86,7 +86,7 @@ function mergeDuplicates(rows: RunRow[]): RunRow[] {
  * changes nothing; a patch that came first keeps its fields); a patch's fields win. A row of
  * another workspace with the same key is left alone and its id is missing from the answer.
  */
-export async function upsertRuns(
+async function upsertRuns(
   db: DbClient,
   workspaceId: string,
   kind: "post" | "patch",
@@ -118,7 +118,7 @@ export async function upsertRuns(
 }
 
 /** The partition time of runs already stored in the workspace, by id. */
-export async function runTimesById(
+async function runTimesById(
   db: DbClient,
   workspaceId: string,
   ids: string[],
@@ -165,7 +165,7 @@ export interface RunFilter {
 }
 
 /** Runs matching every given filter, in (sort_time, id) order. */
-export async function findRuns(db: DbClient, f: RunFilter): Promise<StoredRun[]> {
+async function findRuns(db: DbClient, f: RunFilter): Promise<StoredRun[]> {
   const where: Prisma.Sql[] = [Prisma.sql`workspace_id = ${f.workspaceId}::uuid`];
   if (f.projectIds) where.push(Prisma.sql`project_id = ANY(${f.projectIds}::uuid[])`);
   if (f.traceId) where.push(Prisma.sql`trace_id = ${f.traceId}::uuid`);
@@ -193,13 +193,20 @@ export async function findRuns(db: DbClient, f: RunFilter): Promise<StoredRun[]>
 }
 
 /** Whether a run with this id is stored in another workspace than this one (and not in it). */
-export async function runIdElsewhere(
-  db: DbClient,
-  workspaceId: string,
-  id: string,
-): Promise<boolean> {
+async function runIdElsewhere(db: DbClient, workspaceId: string, id: string): Promise<boolean> {
   const rows = await db.$queryRaw<{ mine: boolean }[]>(
     Prisma.sql`SELECT bool_or(workspace_id = ${workspaceId}::uuid) AS mine FROM "tracing_runs" WHERE id = ${id}::uuid`,
   );
   return rows[0]?.mine === false;
 }
+
+/** What the tracing services need from wherever runs are stored. */
+export interface RunStore {
+  upsertRuns: typeof upsertRuns;
+  runTimesById: typeof runTimesById;
+  findRuns: typeof findRuns;
+  runIdElsewhere: typeof runIdElsewhere;
+}
+
+/** Runs in PostgreSQL, one partition a day (partitions.ts keeps the partitions). */
+export const runStore: RunStore = { upsertRuns, runTimesById, findRuns, runIdElsewhere };

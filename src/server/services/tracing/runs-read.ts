@@ -4,7 +4,7 @@ import type { DbClient } from "@/server/db";
 import { invalidField, notFound } from "@/server/errors";
 import { isUuid } from "./ids";
 import { projectIdsInWorkspace } from "./projects";
-import { findRuns, type StoredRun } from "./run-store";
+import { runStore, type StoredRun } from "./run-store";
 import { parseDottedOrder, toIsoInstant } from "./time";
 
 // Reading runs back: one run by id, and the SDK's run query with cursor paging.
@@ -52,7 +52,7 @@ export async function readRun(
   id: string,
 ): Promise<Record<string, unknown>> {
   const [row] = isUuid(id)
-    ? await findRuns(db, {
+    ? await runStore.findRuns(db, {
         workspaceId: actor.workspaceId,
         ids: [id],
         order: "desc",
@@ -98,7 +98,7 @@ export async function queryRuns(db: DbClient, actor: Actor, query: RunQuery) {
   if (unknown) throw invalidField(["body", "select"], `Unknown run field ${unknown}`, "enum");
   const limit = query.limit ?? 100;
   const order = query.order ?? "desc";
-  const rows = await findRuns(db, {
+  const rows = await runStore.findRuns(db, {
     workspaceId: actor.workspaceId,
     projectIds: query.session?.length ? query.session : undefined,
     traceId: query.trace ?? undefined,

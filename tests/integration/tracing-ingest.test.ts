@@ -138,6 +138,7 @@ describe("bad payloads", () => {
       { name: "mystery.part", data: "{}" },
       ...postParts(badOrder),
       { name: `post.${randomUUID()}.outputs`, data: "{}" },
+      { name: `attachment.${good.id}.picture`, data: Buffer.from([0, 255, 1]), type: "image/png" },
     ]);
     expect(res.status).toBe(422);
     const byLoc = Object.fromEntries(
@@ -150,6 +151,7 @@ describe("bad payloads", () => {
     expect(byLoc["mystery.part"]).toBe("unknown_part");
     expect(byLoc[`post.${badOrder.id}/dotted_order`]).toBe("value_error");
     expect(Object.values(byLoc)).toContain("missing");
+    expect(byLoc[`attachment.${good.id}.picture`]).toBe("attachment_unsupported");
     expect(await rowsOf([good.id])).toHaveLength(1);
   });
 

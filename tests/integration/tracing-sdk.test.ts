@@ -157,6 +157,12 @@ describe("the langsmith SDK against /api/v1", () => {
     });
     expect(byTrace.body.runs).toEqual([]);
     expect((await api(`/api/v1/feedback?run=${traced.rootId}`, { key })).body).toEqual([]);
+    const theirFeedback = await api("/api/v1/feedback", {
+      key,
+      method: "POST",
+      body: { run_id: traced.rootId, key: "sneaky", score: 0 },
+    });
+    expect(theirFeedback.status).toBe(404);
     const otherClient = new Client({ apiUrl: tracingUrl(), apiKey: key });
     await expect(otherClient.readRun(traced.rootId!)).rejects.toThrow(/404|not found/i);
   });

@@ -52,6 +52,11 @@ const schema = z.object({
   HANGAR_QUEUE_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).default(30),
   /** How often a worker looks for previews past their ttl_hours (contract 5.6). */
   HANGAR_PREVIEW_SWEEP_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
+  /**
+   * Days of tracing runs kept: older day partitions are dropped whole by the worker (README
+   * "Tracing"); runs older than this are refused at ingest.
+   */
+  HANGAR_TRACING_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(14),
   /** Path of a kubeconfig: when set, revisions are applied to that cluster; else only recorded. */
   HANGAR_KUBECONFIG: z.string().optional(),
   /** Where HANGAR_BUILDER=kubernetes runs its build Jobs (README "Builds"). */

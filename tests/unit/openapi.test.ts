@@ -15,7 +15,8 @@ function restRoutes(dir = path.resolve("src/app"), prefix = ""): string[] {
     if (
       name.startsWith("[...") ||
       name.startsWith("[[...") ||
-      name === "api" ||
+      // Auth.js and tRPC live under /api; the tracing base /api/v1 is REST.
+      (prefix === "/api" && (name === "auth" || name === "trpc")) ||
       name.startsWith("(") ||
       name.startsWith("_")
     )

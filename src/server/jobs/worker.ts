@@ -8,6 +8,7 @@ import { QUEUES, revisionStepJob, startBoss, teardownJob } from "@/server/servic
 import type { BuildJob } from "./build-fetch";
 import { serveBuilds } from "./build-slots";
 import { servePreviews } from "./previews";
+import { serveTracingRetention } from "./tracing-retention";
 import { runTeardown } from "./teardown";
 import { logStep, startLifeline } from "./lifeline";
 import { listenForJobs } from "./wake";
@@ -132,6 +133,7 @@ export async function startWorker(
     if (deleted) log.info("deployment deleted", { deployment_id: deploymentId });
   });
   const previews = await servePreviews(ctx, work);
+  const tracing = serveTracingRetention(db);
   const retryMs = env.HANGAR_QUEUE_POLL_SECONDS * 1000;
   const listeners = await Promise.all([
     listenForJobs(QUEUES.revisionStep, wakeIdleStepSlot, retryMs),
@@ -151,6 +153,7 @@ export async function startWorker(
   return {
     async stop() {
       previews.stop();
+      tracing.stop();
       health?.stop();
       await Promise.all(listeners.map((listener) => listener.stop()));
       // Steps still running after 10 s are handed back to the queue (retried at once elsewhere).

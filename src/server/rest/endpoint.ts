@@ -31,7 +31,9 @@ export interface Endpoint<
   query?: Q;
   body?: B;
   /** A body that is not JSON, streamed by the handler itself (documented, not parsed). */
-  rawBody?: { type: "application/gzip"; description: string };
+  rawBody?: { type: "application/gzip" | "multipart/form-data"; description: string };
+  /** A JSON body's limit when it is not the API's 1 MiB (the tracing ingest routes). */
+  maxBodyBytes?: number;
   response?: R;
   /**
    * The answer can last (an event stream, a long poll): it ends when the caller's credential

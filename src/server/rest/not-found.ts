@@ -17,3 +17,15 @@ export const unknownRouteHandlers = {
   PUT: unknownRoute,
   DELETE: unknownRoute,
 };
+
+type Handler = (req: NextRequest, ctx: never) => Promise<Response>;
+
+/**
+ * A path's handlers where every method it does not implement is the contract's 404, not a 405:
+ * under the tracing base the SDK treats any other answer to an unknown route as a failure.
+ */
+export function methodsOrNotFound<
+  H extends Partial<Record<keyof typeof unknownRouteHandlers, Handler>>,
+>(handlers: H) {
+  return { ...unknownRouteHandlers, ...handlers };
+}

@@ -79,7 +79,9 @@ export function route<E extends Endpoint>(
       if (actor && endpoint.orgRole) requireOrgRole(actor, endpoint.orgRole);
       if (actor?.kind === "user" && endpoint.method !== "GET") assertSameOrigin(req);
       // Credentials first: an anonymous caller learns nothing about bodies (415/413/422).
-      const rawBody = endpoint.body ? await readJsonBody(req) : undefined;
+      const rawBody = endpoint.body
+        ? await readJsonBody(req, endpoint.maxBodyBytes ?? MAX_BODY_BYTES)
+        : undefined;
 
       const rawParams = await routeCtx.params;
       const params = endpoint.params ? parseOrThrow("path", endpoint.params, rawParams) : undefined;
@@ -142,12 +144,13 @@ export function methods(
   };
 }
 
-async function readJsonBody(req: NextRequest): Promise<unknown> {
+async function readJsonBody(req: NextRequest, max: number): Promise<unknown> {
   const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES)
-    throw new AppError("payload_too_large", "Request body is larger than 1 MiB");
+  if (declared > max) throw new AppError("payload_too_large", tooLargeMessage(max));
   const type = req.headers.get("content-type") ?? "";
-  const text = await readLimited(req);
+  const body = await readBodyUpTo(req, max);
+  if (body === null) throw new AppError("payload_too_large", tooLargeMessage(max));
+  const text = body.toString("utf8");
   if (text.trim() === "" && !type) return undefined;
   if (!/^application\/([\w.+-]*\+)?json\b/i.test(type.trim())) {
     throw new AppError(
@@ -157,6 +160,11 @@ async function readJsonBody(req: NextRequest): Promise<unknown> {
   }
   return parseJson(text);
 }
+
+const tooLargeMessage = (max: number) =>
+  max === MAX_BODY_BYTES
+    ? "Request body is larger than 1 MiB"
+    : `Request body is larger than ${max} bytes`;
 
 /** Reads the body, stopping as soon as it passes the limit (Content-Length can lie or be absent). */
 export async function readLimited(req: NextRequest): Promise<string> {

@@ -13,6 +13,7 @@ import { listenerEndpoints, listenerProtocolEndpoints } from "./listeners";
 import { registryEndpoints } from "./registry";
 import { buildContextEndpoints } from "./build-contexts";
 import { runtimeEndpoints } from "./runtime";
+import { tracingEndpoints } from "./tracing";
 
 /** Every REST operation, for the OpenAPI document and the fuzz test. Add each domain's group here. */
 export const endpointGroups = {
@@ -32,4 +33,5 @@ export const endpointGroups = {
   registry: registryEndpoints,
   buildContexts: buildContextEndpoints,
   runtime: runtimeEndpoints,
+  tracing: tracingEndpoints,
 };

@@ -5,6 +5,7 @@ import type { Db } from "@/server/db";
 import { badRequest, conflict, isUniqueViolation, notFound } from "@/server/errors";
 import { lockWorkspaceListener } from "../listeners/manage";
 import { recordAudit } from "../audit/record";
+import { attachDeploymentProject } from "../tracing/projects";
 import { listIntegrationRepositories } from "../codehost-repos";
 import { resolveTagValues } from "../tags";
 import { findTemplate } from "../templates";
@@ -110,6 +111,8 @@ export async function createDeployment(
           tags: { create: tags },
         },
       });
+      // Its tracing project (same name, same workspace) comes with it, or not at all.
+      await attachDeploymentProject(tx, row);
       const revision = awaiting
         ? null
         : await cutRevision(tx, row.id, {

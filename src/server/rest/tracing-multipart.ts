@@ -1,0 +1,246 @@
+import busboy from "busboy";
+import { Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { NextRequest } from "next/server";
+import { AppError } from "@/server/errors";
+import type { FeedbackOp } from "@/server/services/tracing/batch";
+import type { IngestIssue, RunOp } from "@/server/services/tracing/ingest";
+import {
+  TRACING_MAX_BODY_BYTES,
+  TRACING_MAX_PART_BYTES,
+  TRACING_MAX_PARTS,
+} from "@/server/services/tracing/limits";
+import { refuseEncodedBody } from "./tracing-body";
+
+// The SDK's multipart ingest body (POST /api/v1/runs/multipart), parsed by busboy: parts
+// `post.<id>`, `patch.<id>`, `post.<id>.<field>`, `attachment.<id>.<name>`, `feedback.<id>`.
+// A bad part becomes an issue of its own; the other parts still make their runs.
+
+export interface MultipartBatch {
+  runs: RunOp[];
+  feedback: FeedbackOp[];
+  issues: IngestIssue[];
+}
+
+interface Part {
+  name: string;
+  bytes: Buffer;
+  contentType: string;
+}
+
+const RUN_PART = /^(post|patch)\.([^.]+)$/;
+const FIELD_PART = /^(post|patch)\.([^.]+)\.(inputs|outputs|events|extra|error|serialized)$/;
+const ATTACHMENT_PART = /^attachment\.([^.]+)\.(.+)$/;
+const FEEDBACK_PART = /^feedback\.([^.]+)$/;
+
+const tooLarge = () =>
+  new AppError(
+    "payload_too_large",
+    `Request body is larger than ${TRACING_MAX_BODY_BYTES} bytes: split the batch`,
+  );
+
+/**
+ * Parts are read with `defCharset: latin1`, which maps bytes to characters one to one, so a
+ * binary attachment sent without a filename survives as a field; the bytes are recovered here.
+ * A part that declared its own charset was decoded by it: its characters past U+00FF tell.
+ */
+function fieldBytes(value: string): Buffer {
+  for (let i = 0; i < value.length; i++)
+    if (value.charCodeAt(i) > 0xff) return Buffer.from(value, "utf8");
+  return Buffer.from(value, "latin1");
+}
+
+async function readParts(request: NextRequest, issues: IngestIssue[]): Promise<Part[]> {
+  const contentType = request.headers.get("content-type") ?? "";
+  if (!/^multipart\/form-data\b.*boundary=/i.test(contentType))
+    throw new AppError(
+      "unsupported_media_type",
+      "Request body must be multipart/form-data with a boundary",
+    );
+  if (Number(request.headers.get("content-length") ?? "0") > TRACING_MAX_BODY_BYTES)
+    throw tooLarge();
+  if (!request.body) return [];
+  const parts: Part[] = [];
+  const parser = busboy({
+    headers: { "content-type": contentType },
+    defCharset: "latin1",
+    limits: {
+      fieldSize: TRACING_MAX_PART_BYTES + 1,
+      fileSize: TRACING_MAX_PART_BYTES + 1,
+      fields: TRACING_MAX_PARTS,
+      files: TRACING_MAX_PARTS,
+      parts: TRACING_MAX_PARTS,
+      fieldNameSize: 1024,
+    },
+  });
+  const partTooLarge = (name: string) =>
+    issues.push({
+      loc: ["body", name],
+      msg: `Part ${name} is larger than ${TRACING_MAX_PART_BYTES} bytes`,
+      type: "part_too_large",
+      status: 413,
+    });
+  let tooManyParts = false;
+  parser.on("partsLimit", () => (tooManyParts = true));
+  parser.on("fieldsLimit", () => (tooManyParts = true));
+  parser.on("filesLimit", () => (tooManyParts = true));
+  parser.on("field", (name, value, info) => {
+    if (info.valueTruncated) return partTooLarge(name);
+    parts.push({ name, bytes: fieldBytes(value), contentType: info.mimeType });
+  });
+  parser.on("file", (name, stream, info) => {
+    const chunks: Buffer[] = [];
+    stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+    stream.on("end", () => {
+      if ((stream as unknown as { truncated?: boolean }).truncated) partTooLarge(name);
+      else parts.push({ name, bytes: Buffer.concat(chunks), contentType: info.mimeType });
+    });
+  });
+  let received = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      received += chunk.length;
+      if (received > TRACING_MAX_BODY_BYTES) return done(tooLarge());
+      done(null, chunk);
+    },
+  });
+  try {
+    await pipeline(
+      Readable.fromWeb(request.body as import("node:stream/web").ReadableStream),
+      counter,
+      parser,
+    );
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new AppError("validation", "Malformed multipart body", [
+      {
+        loc: ["body"],
+        msg: `Malformed multipart body: ${(error as Error).message}`,
+        type: "multipart_invalid",
+      },
+    ]);
+  }
+  if (tooManyParts)
+    throw new AppError(
+      "payload_too_large",
+      `A multipart body holds at most ${TRACING_MAX_PARTS} parts: split the batch`,
+    );
+  return parts;
+}
+
+function parseJsonPart(
+  part: Part,
+  issues: IngestIssue[],
+): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(part.bytes.toString("utf8")) };
+  } catch (error) {
+    issues.push({
+      loc: ["body", part.name],
+      msg: `JSON decode error: ${(error as Error).message}`,
+      type: "json_invalid",
+      status: 422,
+    });
+    return { ok: false };
+  }
+}
+
+/** Reads and groups the parts: each run's main part with its field parts, feedback, attachments. */
+export async function readTracingMultipart(request: NextRequest): Promise<MultipartBatch> {
+  refuseEncodedBody(request);
+  const issues: IngestIssue[] = [];
+  const parts = await readParts(request, issues);
+  const runs = new Map<
+    string,
+    {
+      kind: "post" | "patch";
+      id: string;
+      main?: unknown;
+      fields: Record<string, unknown>;
+      failed: boolean;
+    }
+  >();
+  const batch: MultipartBatch = { runs: [], feedback: [], issues };
+  const runOf = (kind: "post" | "patch", id: string) => {
+    const key = `${kind}.${id}`;
+    let entry = runs.get(key);
+    if (!entry) runs.set(key, (entry = { kind, id, fields: {}, failed: false }));
+    return entry;
+  };
+  for (const refused of issues) {
+    const m = FIELD_PART.exec(String(refused.loc[1])) ?? RUN_PART.exec(String(refused.loc[1]));
+    if (m) runOf(m[1] as "post" | "patch", m[2]!).failed = true;
+  }
+  for (const part of parts) {
+    let m: RegExpExecArray | null;
+    if (ATTACHMENT_PART.test(part.name)) {
+      // Not stored yet (README "Tracing"): refused alone, so its run and the batch still land.
+      issues.push({
+        loc: ["body", part.name],
+        msg: "Attachments are not stored yet: the run was stored without it",
+        type: "attachment_unsupported",
+        status: 422,
+      });
+      continue;
+    }
+    if (
+      !RUN_PART.test(part.name) &&
+      !FIELD_PART.test(part.name) &&
+      !FEEDBACK_PART.test(part.name)
+    ) {
+      issues.push({
+        loc: ["body", part.name],
+        msg: `Unknown part ${part.name}: expected post.<id>, patch.<id>, post.<id>.<field>, attachment.<id>.<name> or feedback.<id>`,
+        type: "unknown_part",
+        status: 422,
+      });
+      continue;
+    }
+    const parsed = parseJsonPart(part, issues);
+    if (FEEDBACK_PART.test(part.name)) {
+      if (parsed.ok) batch.feedback.push({ loc: ["body", part.name], value: parsed.value });
+    } else if ((m = FIELD_PART.exec(part.name))) {
+      const entry = runOf(m[1] as "post" | "patch", m[2]!);
+      if (parsed.ok) entry.fields[m[3]!] = parsed.value;
+      else entry.failed = true;
+    } else if ((m = RUN_PART.exec(part.name))) {
+      const entry = runOf(m[1] as "post" | "patch", m[2]!);
+      if (parsed.ok) entry.main = parsed.value;
+      else entry.failed = true;
+    }
+  }
+  for (const [key, entry] of runs) {
+    // A run whose own part or one of its fields was refused is not stored half.
+    if (entry.failed) continue;
+    if (
+      entry.main === undefined ||
+      typeof entry.main !== "object" ||
+      entry.main === null ||
+      Array.isArray(entry.main)
+    ) {
+      issues.push({
+        loc: ["body", key],
+        msg:
+          entry.main === undefined
+            ? `Part ${key} is missing (its field parts came alone)`
+            : `Part ${key} must be a JSON object`,
+        type: "missing",
+        status: 422,
+      });
+      continue;
+    }
+    const value = { ...(entry.main as Record<string, unknown>), ...entry.fields };
+    value.id ??= entry.id;
+    if (value.id !== entry.id) {
+      issues.push({
+        loc: ["body", key, "id"],
+        msg: `The run's id is not ${entry.id}`,
+        type: "value_error",
+        status: 422,
+      });
+      continue;
+    }
+    batch.runs.push({ kind: entry.kind, loc: ["body", key], value });
+  }
+  return batch;
+}

@@ -1,0 +1,104 @@
+import { randomUUID } from "node:crypto";
+import type { Feedback, FeedbackCreate } from "@/schemas/tracing";
+import type { Prisma, TracingFeedback } from "@/generated/prisma/client";
+import { requireRole, type Actor } from "@/server/auth/actor";
+import type { DbClient } from "@/server/db";
+import { conflict, invalidField, notFound } from "@/server/errors";
+import { isUuid } from "./ids";
+import { projectIdsInWorkspace } from "./projects";
+import { runStore } from "./run-store";
+
+// Feedback on runs (or on a whole project), kept per workspace.
+
+function toFeedback(row: TracingFeedback): Feedback {
+  return {
+    id: row.id,
+    run_id: row.runId,
+    trace_id: row.traceId,
+    session_id: row.projectId,
+    key: row.key,
+    score: row.score,
+    value: row.value ?? null,
+    comment: row.comment,
+    correction: row.correction ?? null,
+    feedback_source: (row.feedbackSource as Record<string, unknown> | null) ?? null,
+    created_at: row.createdAt.toISOString(),
+    modified_at: row.modifiedAt.toISOString(),
+  };
+}
+
+const json = (value: unknown) =>
+  value === undefined || value === null ? undefined : (value as Prisma.InputJsonValue);
+
+/**
+ * Records feedback; the same id again answers the stored one (a retried batch creates nothing
+ * new). A run or project of another workspace is a 404; a run not stored yet is accepted (its
+ * batch may still be on its way).
+ */
+export async function createFeedback(
+  db: DbClient,
+  actor: Actor,
+  input: FeedbackCreate,
+): Promise<Feedback> {
+  requireRole(actor, "editor");
+  if (input.run_id && (await runStore.runIdElsewhere(db, actor.workspaceId, input.run_id)))
+    throw notFound(`Run ${input.run_id} not found`);
+  if (input.session_id) {
+    const mine = await projectIdsInWorkspace(db, actor.workspaceId, [input.session_id]);
+    if (!mine.has(input.session_id)) throw notFound(`Project ${input.session_id} not found`);
+  }
+  const id = input.id ?? randomUUID();
+  const score = typeof input.score === "boolean" ? (input.score ? 1 : 0) : (input.score ?? null);
+  const inserted = await db.tracingFeedback.createMany({
+    data: [
+      {
+        id,
+        workspaceId: actor.workspaceId,
+        runId: input.run_id ?? null,
+        traceId: input.trace_id ?? null,
+        projectId: input.session_id ?? null,
+        key: input.key,
+        score,
+        value: json(input.value),
+        comment: input.comment ?? null,
+        correction: json(input.correction),
+        feedbackSource: json(input.feedback_source),
+      },
+    ],
+    skipDuplicates: true,
+  });
+  const row = await db.tracingFeedback.findUnique({ where: { id } });
+  if (!row || (inserted.count === 0 && row.workspaceId !== actor.workspaceId))
+    throw conflict(`Feedback id ${id} is already in use`);
+  return toFeedback(row);
+}
+
+export async function readFeedback(db: DbClient, actor: Actor, id: string): Promise<Feedback> {
+  const row = isUuid(id)
+    ? await db.tracingFeedback.findFirst({ where: { id, workspaceId: actor.workspaceId } })
+    : null;
+  if (!row) throw notFound(`Feedback ${id} not found`);
+  return toFeedback(row);
+}
+
+export async function listFeedback(
+  db: DbClient,
+  actor: Actor,
+  query: { run?: string | string[]; key?: string | string[]; limit: number; offset: number },
+): Promise<Feedback[]> {
+  const runs = query.run === undefined ? undefined : [query.run].flat();
+  const keys = query.key === undefined ? undefined : [query.key].flat();
+  const bad = runs?.find((id) => !isUuid(id));
+  if (bad) throw invalidField(["query", "run"], `${bad} is not a run id`, "uuid_parsing");
+  const rows = await db.tracingFeedback.findMany({
+    where: {
+      workspaceId: actor.workspaceId,
+      ...(runs ? { runId: { in: runs } } : {}),
+      ...(keys ? { key: { in: keys } } : {}),
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: query.limit,
+    skip: query.offset,
+  });
+  return rows.map(toFeedback);
+}

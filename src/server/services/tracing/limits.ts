@@ -1,0 +1,18 @@
+// Sizes the tracing API accepts (contract 15.6, README "Tracing"). The request proxy hands a
+// route at most 10 MiB of a body (Next's proxyClientMaxBodySize): a multipart body must stay
+// under it, so the SDK is told to batch at most TRACING_BATCH_BYTES.
+
+const MiB = 1024 * 1024;
+
+/** A multipart or JSON ingest body: larger is refused whole with 413, nothing stored. */
+export const TRACING_MAX_BODY_BYTES = 10 * MiB - 1;
+/** What GET /api/v1/info tells the SDK to put in one batch (uncompressed bytes). */
+export const TRACING_BATCH_BYTES = 8 * MiB;
+/** What GET /api/v1/info tells the SDK to put in one batch (runs). */
+export const TRACING_BATCH_RUNS = 100;
+/** One multipart part (a run, one of its fields, an attachment, a feedback): larger → 413. */
+export const TRACING_MAX_PART_BYTES = 8 * MiB;
+/** Parts of one multipart body. */
+export const TRACING_MAX_PARTS = 10_000;
+/** How far ahead of the server's clock a run may start (clock skew), in days. */
+export const TRACING_FUTURE_DAYS = 2;

@@ -1,0 +1,212 @@
+import { Prisma } from "@/generated/prisma/client";
+import type { DbClient } from "@/server/db";
+import { isoSql } from "./time";
+
+// Where runs live: PostgreSQL day partitions (migration 20261201000000_tracing). The services
+// reach runs only through the RunStore interface at the end of this file, so another engine (a
+// column store such as ClickHouse) can take its place without changing them.
+
+/** A run as written: absent fields are null (a patch leaves them as they are). */
+export interface RunRow {
+  id: string;
+  sort_time: string;
+  project_id: string | null;
+  trace_id: string | null;
+  parent_run_id: string | null;
+  dotted_order: string | null;
+  name: string | null;
+  run_type: string | null;
+  start_time: string | null;
+  end_time: string | null;
+  error: string | null;
+  inputs: unknown;
+  outputs: unknown;
+  events: unknown;
+  extra: unknown;
+  serialized: unknown;
+  tags: string[] | null;
+  reference_example_id: string | null;
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
+  total_tokens: number | null;
+}
+
+const MERGED = [
+  "project_id",
+  "trace_id",
+  "parent_run_id",
+  "dotted_order",
+  "name",
+  "run_type",
+  "start_time",
+  "end_time",
+  "error",
+  "inputs",
+  "outputs",
+  "events",
+  "extra",
+  "serialized",
+  "tags",
+  "reference_example_id",
+  "prompt_tokens",
+  "completion_tokens",
+  "total_tokens",
+] as const;
+
+const RECORD = `x(id uuid, sort_time timestamptz, project_id uuid, trace_id uuid, parent_run_id uuid,
+  dotted_order text, name text, run_type text, start_time timestamptz, end_time timestamptz,
+  error text, inputs jsonb, outputs jsonb, events jsonb, extra jsonb, serialized jsonb,
+  tags text[], reference_example_id uuid, prompt_tokens int, completion_tokens int,
+  total_tokens int)`;
+
+/** Same run twice in one statement cannot be upserted: merged first (later fields win). */
+function mergeDuplicates(rows: RunRow[]): RunRow[] {
+  const byKey = new Map<string, RunRow>();
+  for (const row of rows) {
+    const key = `${row.id}|${row.sort_time}`;
+    const before = byKey.get(key);
+    if (!before) {
+      byKey.set(key, row);
+      continue;
+    }
+    const merged: RunRow = { ...before };
+    for (const field of MERGED) {
+      if (row[field] !== null) (merged as unknown as Record<string, unknown>)[field] = row[field];
+    }
+    byKey.set(key, merged);
+  }
+  // One order for every writer: concurrent batches of the same runs never deadlock.
+  return [...byKey.values()].sort((a, b) =>
+    a.sort_time === b.sort_time ? a.id.localeCompare(b.id) : a.sort_time < b.sort_time ? -1 : 1,
+  );
+}
+
+/**
+ * One upsert statement for the batch. A post fills only what is still empty (a retried post
+ * changes nothing; a patch that came first keeps its fields); a patch's fields win. A row of
+ * another workspace with the same key is left alone and its id is missing from the answer.
+ */
+async function upsertRuns(
+  db: DbClient,
+  workspaceId: string,
+  kind: "post" | "patch",
+  rows: RunRow[],
+): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const merged = mergeDuplicates(rows);
+  const set = MERGED.map((c) =>
+    kind === "post"
+      ? `"${c}" = COALESCE(r."${c}", excluded."${c}")`
+      : `"${c}" = COALESCE(excluded."${c}", r."${c}")`,
+  ).join(", ");
+  const columns = MERGED.map((c) => `"${c}"`).join(", ");
+  const values = MERGED.map((c) => `x."${c}"`).join(", ");
+  const sql = `INSERT INTO "tracing_runs" AS r ("id", "sort_time", "workspace_id", ${columns}, "posted")
+    SELECT x.id, x.sort_time, $1::uuid, ${values}, ${kind === "post"}
+      FROM jsonb_to_recordset($2::jsonb) AS ${RECORD}
+     ORDER BY x.sort_time, x.id
+    ON CONFLICT ("id", "sort_time") DO UPDATE SET ${set},
+      "posted" = r."posted" OR excluded."posted", "updated_at" = now()
+    WHERE r."workspace_id" = excluded."workspace_id"
+    RETURNING "id"::text AS id`;
+  const written = await db.$queryRawUnsafe<{ id: string }[]>(
+    sql,
+    workspaceId,
+    JSON.stringify(merged),
+  );
+  return new Set(written.map((w) => w.id));
+}
+
+/** The partition time of runs already stored in the workspace, by id. */
+async function runTimesById(
+  db: DbClient,
+  workspaceId: string,
+  ids: string[],
+): Promise<Map<string, string>> {
+  const rows = await db.$queryRawUnsafe<{ id: string; t: string }[]>(
+    `SELECT id::text AS id, ${isoSql("sort_time")} AS t FROM "tracing_runs"
+      WHERE workspace_id = $1::uuid AND id = ANY($2::uuid[])`,
+    workspaceId,
+    ids,
+  );
+  return new Map(rows.map((r) => [r.id, r.t]));
+}
+
+/** A stored run, times as ISO text with microseconds. */
+export interface StoredRun extends Omit<RunRow, "sort_time"> {
+  sort_time: string;
+  attachments: unknown;
+}
+
+const SELECT = Prisma.raw(`SELECT id::text AS id, ${isoSql("sort_time")} AS sort_time,
+  project_id::text AS project_id, trace_id::text AS trace_id, parent_run_id::text AS parent_run_id,
+  dotted_order, name, run_type, ${isoSql("start_time")} AS start_time,
+  ${isoSql("end_time")} AS end_time, error, inputs, outputs, events, extra, serialized, tags,
+  reference_example_id::text AS reference_example_id, attachments, prompt_tokens,
+  completion_tokens, total_tokens
+  FROM "tracing_runs"`);
+
+export interface RunFilter {
+  workspaceId: string;
+  projectIds?: string[];
+  traceId?: string;
+  ids?: string[];
+  parentRunId?: string;
+  isRoot?: boolean;
+  runType?: string;
+  name?: string;
+  error?: boolean;
+  startedFrom?: string;
+  startedBefore?: string;
+  /** Keyset paging: runs after this (sort_time, id) in the order. */
+  after?: { time: string; id: string };
+  order: "asc" | "desc";
+  limit: number;
+}
+
+/** Runs matching every given filter, in (sort_time, id) order. */
+async function findRuns(db: DbClient, f: RunFilter): Promise<StoredRun[]> {
+  const where: Prisma.Sql[] = [Prisma.sql`workspace_id = ${f.workspaceId}::uuid`];
+  if (f.projectIds) where.push(Prisma.sql`project_id = ANY(${f.projectIds}::uuid[])`);
+  if (f.traceId) where.push(Prisma.sql`trace_id = ${f.traceId}::uuid`);
+  if (f.ids) where.push(Prisma.sql`id = ANY(${f.ids}::uuid[])`);
+  if (f.parentRunId) where.push(Prisma.sql`parent_run_id = ${f.parentRunId}::uuid`);
+  if (f.isRoot === true) where.push(Prisma.sql`parent_run_id IS NULL`);
+  if (f.isRoot === false) where.push(Prisma.sql`parent_run_id IS NOT NULL`);
+  if (f.runType) where.push(Prisma.sql`run_type = ${f.runType}`);
+  if (f.name) where.push(Prisma.sql`name = ${f.name}`);
+  if (f.error === true) where.push(Prisma.sql`error IS NOT NULL`);
+  if (f.error === false) where.push(Prisma.sql`error IS NULL`);
+  if (f.startedFrom) where.push(Prisma.sql`sort_time >= ${f.startedFrom}::timestamptz`);
+  if (f.startedBefore) where.push(Prisma.sql`sort_time < ${f.startedBefore}::timestamptz`);
+  if (f.after) {
+    where.push(
+      f.order === "desc"
+        ? Prisma.sql`(sort_time, id) < (${f.after.time}::timestamptz, ${f.after.id}::uuid)`
+        : Prisma.sql`(sort_time, id) > (${f.after.time}::timestamptz, ${f.after.id}::uuid)`,
+    );
+  }
+  const order = Prisma.raw(f.order === "desc" ? "sort_time DESC, id DESC" : "sort_time, id");
+  return db.$queryRaw<StoredRun[]>(
+    Prisma.sql`${SELECT} WHERE ${Prisma.join(where, " AND ")} ORDER BY ${order} LIMIT ${f.limit}`,
+  );
+}
+
+/** Whether a run with this id is stored in another workspace than this one (and not in it). */
+async function runIdElsewhere(db: DbClient, workspaceId: string, id: string): Promise<boolean> {
+  const rows = await db.$queryRaw<{ mine: boolean }[]>(
+    Prisma.sql`SELECT bool_or(workspace_id = ${workspaceId}::uuid) AS mine FROM "tracing_runs" WHERE id = ${id}::uuid`,
+  );
+  return rows[0]?.mine === false;
+}
+
+/** What the tracing services need from wherever runs are stored. */
+export interface RunStore {
+  upsertRuns: typeof upsertRuns;
+  runTimesById: typeof runTimesById;
+  findRuns: typeof findRuns;
+  runIdElsewhere: typeof runIdElsewhere;
+}
+
+/** Runs in PostgreSQL, one partition a day (partitions.ts keeps the partitions). */
+export const runStore: RunStore = { upsertRuns, runTimesById, findRuns, runIdElsewhere };

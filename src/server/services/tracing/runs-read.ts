@@ -1,0 +1,125 @@
+import { RUN_FIELDS, type RunQuery } from "@/schemas/tracing";
+import type { Actor } from "@/server/auth/actor";
+import type { DbClient } from "@/server/db";
+import { invalidField, notFound } from "@/server/errors";
+import { isUuid } from "./ids";
+import { projectIdsInWorkspace } from "./projects";
+import { runStore, type StoredRun } from "./run-store";
+import { parseDottedOrder, toIsoInstant } from "./time";
+
+// Reading runs back: one run by id, and the SDK's run query with cursor paging.
+
+/** A stored run in the SDK's Run shape. */
+export function toRun(row: StoredRun): Record<string, unknown> {
+  const ancestors = row.dotted_order ? parseDottedOrder(row.dotted_order).ids.slice(0, -1) : [];
+  return {
+    id: row.id,
+    name: row.name ?? "",
+    run_type: row.run_type ?? "chain",
+    start_time: row.start_time ?? row.sort_time,
+    end_time: row.end_time,
+    status: row.error !== null ? "error" : row.end_time !== null ? "success" : "pending",
+    error: row.error,
+    inputs: row.inputs ?? {},
+    outputs: row.outputs,
+    events: row.events ?? [],
+    extra: row.extra ?? {},
+    serialized: row.serialized,
+    tags: row.tags ?? [],
+    trace_id: row.trace_id ?? row.id,
+    dotted_order: row.dotted_order,
+    parent_run_id: row.parent_run_id,
+    parent_run_ids: ancestors,
+    session_id: row.project_id,
+    reference_example_id: row.reference_example_id,
+    attachments: row.attachments ?? {},
+    prompt_tokens: row.prompt_tokens,
+    completion_tokens: row.completion_tokens,
+    total_tokens: row.total_tokens,
+    child_run_ids: null,
+    feedback_stats: null,
+    app_path: null,
+    first_token_time: null,
+    prompt_cost: null,
+    completion_cost: null,
+    total_cost: null,
+  };
+}
+
+export async function readRun(
+  db: DbClient,
+  actor: Actor,
+  id: string,
+): Promise<Record<string, unknown>> {
+  const [row] = isUuid(id)
+    ? await runStore.findRuns(db, {
+        workspaceId: actor.workspaceId,
+        ids: [id],
+        order: "desc",
+        limit: 1,
+      })
+    : [];
+  if (!row) throw notFound(`Run ${id} not found`);
+  return toRun(row);
+}
+
+const encodeCursor = (row: StoredRun) =>
+  Buffer.from(JSON.stringify([row.sort_time, row.id])).toString("base64url");
+
+function decodeCursor(cursor: string): { time: string; id: string } {
+  try {
+    const [time, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
+    const instant = typeof time === "string" ? toIsoInstant(time) : null;
+    if (instant && typeof id === "string" && isUuid(id)) return { time: instant, id };
+  } catch {
+    // falls through to the 422
+  }
+  throw invalidField(["body", "cursor"], "Not a cursor this API returned", "value_error");
+}
+
+/** A time filter as PostgreSQL takes it (a year it cannot store is a 422, never a 500). */
+function instantOf(value: string | null | undefined, field: string): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  const instant = toIsoInstant(value);
+  if (!instant)
+    throw invalidField(["body", field], "Not a time between 1970 and 9999", "datetime_parsing");
+  return instant;
+}
+
+/** POST /runs/query: newest first unless `order: "asc"`; `cursors.next` while more remain. */
+export async function queryRuns(db: DbClient, actor: Actor, query: RunQuery) {
+  if (query.session?.length) {
+    const mine = await projectIdsInWorkspace(db, actor.workspaceId, query.session);
+    const missing = query.session.find((id) => !mine.has(id));
+    if (missing) throw notFound(`Project ${missing} not found`);
+  }
+  const select = query.select?.length ? query.select : null;
+  const unknown = select?.find((f) => !(RUN_FIELDS as readonly string[]).includes(f));
+  if (unknown) throw invalidField(["body", "select"], `Unknown run field ${unknown}`, "enum");
+  const limit = query.limit ?? 100;
+  const order = query.order ?? "desc";
+  const rows = await runStore.findRuns(db, {
+    workspaceId: actor.workspaceId,
+    projectIds: query.session?.length ? query.session : undefined,
+    traceId: query.trace ?? undefined,
+    ids: query.id?.length ? query.id : undefined,
+    parentRunId: query.parent_run ?? undefined,
+    isRoot: query.is_root ?? (query.execution_order === 1 ? true : undefined),
+    runType: query.run_type ?? undefined,
+    name: query.name ?? undefined,
+    error: query.error ?? undefined,
+    startedFrom: instantOf(query.start_time, "start_time"),
+    startedBefore: instantOf(query.end_time, "end_time"),
+    after: query.cursor ? decodeCursor(query.cursor) : undefined,
+    order,
+    limit: limit + 1,
+  });
+  const page = rows.slice(0, limit);
+  const runs = page.map((row) => {
+    const full = toRun(row);
+    if (!select) return full;
+    return Object.fromEntries(["id", ...select].map((f) => [f, full[f] ?? null]));
+  });
+  const next = rows.length > limit ? encodeCursor(page[page.length - 1]!) : null;
+  return { runs, cursors: { next } };
+}

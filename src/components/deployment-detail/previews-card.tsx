@@ -35,7 +35,7 @@ export function PreviewsCard({ deployment: d }: { deployment: Deployment }) {
     );
   } else if (!list.data) {
     body = (
-      <div className="space-y-2" aria-label="Loading previews">
+      <div role="status" aria-label="Loading previews" className="space-y-2">
         <Skeleton className="h-6 w-full" />
         <Skeleton className="h-6 w-2/3" />
       </div>

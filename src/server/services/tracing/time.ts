@@ -24,6 +24,18 @@ export function parseDottedOrder(value: string): DottedOrder {
   };
 }
 
+/** Unix nanoseconds (decimal text, OpenTelemetry's times) → ISO with microseconds. */
+export function nanosToIso(nanos: string): string {
+  const n = BigInt(nanos);
+  const micros = String((n / 1000n) % 1_000_000n).padStart(6, "0");
+  return `${new Date(Number(n / 1_000_000n)).toISOString().slice(0, 19)}.${micros}Z`;
+}
+
+/** `2026-11-29T00:48:04.123456Z` → `20261129T004804123456`, a dotted_order segment's time. */
+export function dottedStamp(iso: string): string {
+  return iso.replace(/[-:]/g, "").replace(".", "").slice(0, 21);
+}
+
 const ISO = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:?\d{2})?$/i;
 const EARLIEST = Date.UTC(1970, 0, 1);
 const LATEST = Date.UTC(9999, 11, 31);

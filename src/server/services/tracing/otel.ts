@@ -51,7 +51,7 @@ interface Planned {
 
 /** The project a span traces into when it names none itself (README "Tracing"). */
 function defaultProject(span: OtlpSpan, header: string | null): string {
-  if (header) return header;
+  if (header?.trim()) return header.trim();
   const service = span.resource["service.name"];
   // The SDKs' placeholder when no service is named is not a name anyone chose.
   if (typeof service === "string" && service !== "" && !service.startsWith("unknown_service"))

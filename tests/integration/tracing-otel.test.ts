@@ -374,6 +374,41 @@ describe("OTLP/HTTP answers", () => {
     expect(large.status).toBe(413);
   });
 
+  it("stores odd but decodable spans without failing the export", async () => {
+    const project = uniqueName("otel-odd");
+    const odd = jsonSpan({
+      name: "odd",
+      kind: "SPAN_KIND_SERVER",
+      status: { code: "STATUS_CODE_ERROR" },
+      attributes: [
+        {
+          key: "__proto__",
+          value: {
+            kvlistValue: { values: [{ key: "gen_ai.request.model", value: { stringValue: "x" } }] },
+          },
+        },
+        { key: "gen_ai.prompt.0.__proto__", value: { stringValue: "x" } },
+        { key: "big", value: { intValue: "9223372036854775807" } },
+        {
+          key: "list",
+          value: { arrayValue: { values: [{ doubleValue: 1.5 }, { boolValue: true }] } },
+        },
+      ],
+      events: [{ name: "far", timeUnixNano: "99999999999999999999", attributes: [] }],
+    });
+    const res = await postOtlp(JSON.stringify(jsonExport([odd])), {
+      "content-type": "application/json",
+      "langsmith-project": project,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({});
+    const [run] = (await projectRuns(tenant.keys.viewer, project)).runs;
+    expect(run).toMatchObject({ name: "odd", run_type: "chain", status: "error", error: "ERROR" });
+    expect(run.extra.metadata).toMatchObject({ big: "9223372036854775807", list: [1.5, true] });
+    expect(run.extra.metadata.ls_model_name).toBeUndefined();
+    expect(run.events).toEqual([{ name: "far", time: null, kwargs: {} }]);
+  });
+
   it("takes a gzip JSON body and the project from the Langsmith-Project header", async () => {
     const project = uniqueName("otel-gzip");
     const span = jsonSpan({ name: "zipped" });

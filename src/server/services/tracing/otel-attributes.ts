@@ -30,7 +30,7 @@ export interface SpanFields {
   inputs: Record<string, unknown> | undefined;
   outputs: Record<string, unknown> | undefined;
   error: string | null;
-  events: { name: string; time: string; kwargs: Attributes }[];
+  events: { name: string; time: string | null; kwargs: Attributes }[];
   tags: string[] | undefined;
   metadata: Record<string, unknown>;
   session_name: string | undefined;
@@ -68,7 +68,7 @@ function indexedMessages(attrs: Attributes, prefix: string): Record<string, unkn
     const m = pattern.exec(key);
     if (!m) continue;
     const index = Number(m[1]);
-    if (index >= 1000) continue;
+    if (index >= 1000 || m[2] === "__proto__") continue;
     (messages[index] ??= {})[m[2]!] = value;
   }
   return messages.filter(Boolean);

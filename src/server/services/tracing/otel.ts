@@ -17,7 +17,6 @@ import { dottedStamp, nanosToIso } from "./time";
 
 /** The UUID namespace of Hangar's OpenTelemetry ids. */
 const NAMESPACE = Buffer.from("5f0e8a4c3b2d4e6f9a1b7c8d2e3f4a5b", "hex");
-const MAX_NANOS = BigInt(Date.UTC(9999, 11, 31)) * 1_000_000n;
 
 function uuidV5(name: string): string {
   const hash = createHash("sha1").update(NAMESPACE).update(name).digest();
@@ -64,9 +63,9 @@ function checkSpan(span: OtlpSpan): string | null {
   if (!validId(span.spanId, 16)) return "span_id must be 8 bytes, not all zero";
   if (span.parentSpanId !== "" && !validId(span.parentSpanId, 16))
     return "parent_span_id must be 8 bytes, not all zero";
-  const start = BigInt(span.startTimeUnixNano);
-  if (start === 0n || start > MAX_NANOS) return "start_time_unix_nano is not a time";
-  if (BigInt(span.endTimeUnixNano) > MAX_NANOS) return "end_time_unix_nano is not a time";
+  if (span.startTimeUnixNano === "0" || !nanosToIso(span.startTimeUnixNano))
+    return "start_time_unix_nano is not a time";
+  if (!nanosToIso(span.endTimeUnixNano)) return "end_time_unix_nano is not a time";
   return null;
 }
 
@@ -154,7 +153,7 @@ export async function ingestOtlpSpans(
         ? otelRunUuid(actor.workspaceId, span.traceId, span.parentSpanId)
         : null,
       traceUuid: otelTraceUuid(actor.workspaceId, span.traceId),
-      start: nanosToIso(span.startTimeUnixNano),
+      start: nanosToIso(span.startTimeUnixNano)!,
     });
   });
   const dotted = dottedOrders(planned);

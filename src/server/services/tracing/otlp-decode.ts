@@ -114,7 +114,9 @@ function attributes(list: unknown, depth = 0): Attributes {
   const out: Attributes = {};
   for (const kv of asArr(list)) {
     const { key, value } = asObj(kv);
-    if (typeof key === "string" && key !== "") out[key] = anyValue(value, depth);
+    // "__proto__" would set the object's prototype, not a field.
+    if (typeof key === "string" && key !== "" && key !== "__proto__")
+      out[key] = anyValue(value, depth);
   }
   return out;
 }

@@ -24,9 +24,12 @@ export function parseDottedOrder(value: string): DottedOrder {
   };
 }
 
-/** Unix nanoseconds (decimal text, OpenTelemetry's times) → ISO with microseconds. */
-export function nanosToIso(nanos: string): string {
+const LATEST_NANOS = BigInt(Date.UTC(9999, 11, 31)) * 1_000_000n;
+
+/** Unix nanoseconds (decimal text, OpenTelemetry's times) → ISO with microseconds; null past 9999. */
+export function nanosToIso(nanos: string): string | null {
   const n = BigInt(nanos);
+  if (n < 0n || n > LATEST_NANOS) return null;
   const micros = String((n / 1000n) % 1_000_000n).padStart(6, "0");
   return `${new Date(Number(n / 1_000_000n)).toISOString().slice(0, 19)}.${micros}Z`;
 }

@@ -394,7 +394,7 @@ describe("OTLP/HTTP answers", () => {
           value: { arrayValue: { values: [{ doubleValue: 1.5 }, { boolValue: true }] } },
         },
       ],
-      events: [{ name: "far", timeUnixNano: "99999999999999999999", attributes: [] }],
+      events: [{ name: "far", timeUnixNano: 1e30, attributes: [] }],
     });
     const res = await postOtlp(JSON.stringify(jsonExport([odd])), {
       "content-type": "application/json",

@@ -92,7 +92,7 @@ function dottedOrders(planned: Planned[]): Map<string, string> {
   return out;
 }
 
-function postOf(p: Planned, dotted: string | undefined, workspaceProject: string) {
+function postOf(p: Planned, dotted: string | undefined, project: string) {
   const f = spanFields(p.span);
   const { span } = p;
   return {
@@ -120,9 +120,7 @@ function postOf(p: Planned, dotted: string | undefined, workspaceProject: string
         resource: span.resource,
       },
     },
-    ...(f.session_id
-      ? { session_id: f.session_id }
-      : { session_name: f.session_name ?? workspaceProject }),
+    ...(f.session_id ? { session_id: f.session_id } : { session_name: f.session_name ?? project }),
   };
 }
 

@@ -325,6 +325,24 @@ describe("OTLP/HTTP answers", () => {
     expect(proto.headers.get("content-type")).toBe("application/x-protobuf");
     const answer = new Uint8Array(await proto.arrayBuffer());
     expect(ProtobufTraceSerializer.deserializeResponse(answer)).toEqual({});
+    // A refused span in a protobuf export: the partial success is protobuf too.
+    const memory = new InMemorySpanExporter();
+    const tracer = new BasicTracerProvider({
+      spanProcessors: [new SimpleSpanProcessor(memory)],
+    }).getTracer("old");
+    // A number would be read as performance.now(): a Date is an instant.
+    tracer.startSpan("from-1970", { startTime: new Date(1000) }).end(new Date(2000));
+    const refused = await fetch(otlpUrl(), {
+      method: "POST",
+      headers: { "x-api-key": tenant.keys.editor, "content-type": "application/x-protobuf" },
+      body: new Uint8Array(ProtobufTraceSerializer.serializeRequest(memory.getFinishedSpans())!),
+    });
+    expect(refused.status).toBe(200);
+    const partial = ProtobufTraceSerializer.deserializeResponse(
+      new Uint8Array(await refused.arrayBuffer()),
+    );
+    expect(partial.partialSuccess?.rejectedSpans).toBe(1);
+    expect(partial.partialSuccess?.errorMessage).toContain("retention");
     // The SDK's placeholder service name is no project: those spans went to "default".
     const defaults = await projectRuns(tenant.keys.viewer, "default");
     const traceId = spans[0]!.spanContext().traceId;

@@ -1,4 +1,4 @@
-// Sizes the tracing API accepts (contract 15.6, README "Tracing"). The request proxy hands a
+// Sizes the tracing API accepts (contract 15.3 and 15.6, README "Tracing"). The request proxy hands a
 // route at most 10 MiB of a body (Next's proxyClientMaxBodySize): a multipart body must stay
 // under it, so the SDK is told to batch at most TRACING_BATCH_BYTES.
 

@@ -10,6 +10,7 @@ const nextConfig = {
     "@prisma/adapter-pg",
     "undici",
     "@kubernetes/client-node",
+    "protobufjs",
   ],
   // These packages do not declare themselves free of side effects; listed here, Turbopack may leave
   // out of the browser bundle the parts of them the dashboard does not import.

@@ -212,3 +212,15 @@ export const tracingInfo = z
 
 /** One refused part or run of a batch; the others were stored. */
 export const ingestResult = z.object({ accepted: z.number().int() });
+
+/** OTLP's ExportTraceServiceResponse in its JSON form: empty when every span was stored. */
+export const otlpExportResponse = z
+  .object({
+    partialSuccess: z
+      .object({
+        rejectedSpans: z.string().meta({ description: "int64, as OTLP's JSON writes it" }),
+        errorMessage: z.string(),
+      })
+      .optional(),
+  })
+  .meta({ id: "OtlpExportTraceServiceResponse" });

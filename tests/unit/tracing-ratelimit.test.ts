@@ -14,6 +14,11 @@ const rows: [method: string, path: string, rule: string, limit: [number, number]
   ["POST", "/api/v1/runs", "runs-ingest-api-key", [2000, 10]],
   ["PATCH", `/api/v1/runs/${RUN}`, "runs-patch-api-key", [2000, 10]],
   ["POST", "/api/v1/otel/v1/traces", "otel-traces-api-key", [2000, 10]],
+  // The OTLP exporters' spellings of the same route cannot dodge its row.
+  ["POST", "/api/v1/otel/v1/traces/", "otel-traces-api-key", [2000, 10]],
+  ["POST", "/api/v1//otel/v1/trac%65s", "otel-traces-api-key", [2000, 10]],
+  // Only the export is run ingest; other methods there (a 404) fall to the key's default.
+  ["GET", "/api/v1/otel/v1/traces", "default-api-key", [1000, 10]],
   ["POST", "/api/v1/runs/query", "runs-query-api-key", [15, 10]],
   ["GET", `/api/v1/runs/${RUN}`, "run-lookup-api-key", [30, 60]],
   ["POST", "/api/v1/runs/stats", "runs-stats-api-key", [1, 10]],
@@ -30,5 +35,21 @@ describe("the tracing routes' rate-limit rows", () => {
     const match = matchRequest(method, path, apiKey);
     expect(match.rule.id).toBe(rule);
     expect(limitFor(match.rule, "us")).toEqual({ count, seconds });
+  });
+});
+
+describe("OTLP export without a live key", () => {
+  it("counts by address on the catch-all row, as every anonymous call", () => {
+    const anonymous: Caller = { kind: "anonymous", address: "203.0.113.9" };
+    const match = matchRequest("POST", "/api/v1/otel/v1/traces", anonymous);
+    expect(match.rule.id).toBe("catch-all-ip");
+    expect(match.key).toBe("catch-all-ip:ip:203.0.113.9");
+  });
+
+  it("counts an editor key's exports in that key's own bucket", () => {
+    const one = matchRequest("POST", "/api/v1/otel/v1/traces", apiKey);
+    const two = matchRequest("POST", "/api/v1/otel/v1/traces", { ...apiKey, apiKey: "hgr_other" });
+    expect(one.key).not.toBe(two.key);
+    expect(one.key.startsWith("otel-traces-api-key:key:")).toBe(true);
   });
 });

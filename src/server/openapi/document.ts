@@ -117,9 +117,11 @@ function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
           requestBody: {
             required: true,
             description: endpoint.rawBody.description,
-            content: {
-              [endpoint.rawBody.type]: { schema: z.string().meta({ format: "binary" }) },
-            },
+            content: Object.fromEntries(
+              [endpoint.rawBody.type]
+                .flat()
+                .map((type) => [type, { schema: z.string().meta({ format: "binary" }) }]),
+            ),
           },
         }
       : {}),

@@ -2,6 +2,8 @@ import type { z } from "zod";
 import type { OrgRole } from "@/generated/prisma/enums";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+type RawBodyType =
+  "application/gzip" | "multipart/form-data" | "application/x-protobuf" | "application/json";
 
 /**
  * One REST operation, described once: the route handler parses with these schemas and the
@@ -31,7 +33,10 @@ export interface Endpoint<
   query?: Q;
   body?: B;
   /** A body that is not JSON, streamed by the handler itself (documented, not parsed). */
-  rawBody?: { type: "application/gzip" | "multipart/form-data"; description: string };
+  rawBody?: {
+    type: RawBodyType | RawBodyType[];
+    description: string;
+  };
   /** A JSON body's limit when it is not the API's 1 MiB (the tracing ingest routes). */
   maxBodyBytes?: number;
   response?: R;

@@ -5,6 +5,7 @@ import {
   feedbackListQuery,
   feedbackParams,
   ingestResult,
+  otlpExportResponse,
   project,
   projectCreateBody,
   projectCreateQuery,
@@ -88,6 +89,22 @@ export const tracingEndpoints = {
     ...ingest,
     status: 202,
     errors: [403, 404, 409, 413, 415],
+  }),
+  exportOtlpTraces: defineEndpoint({
+    method: "POST",
+    path: "/api/v1/otel/v1/traces",
+    operationId: "exportOtlpTraces",
+    summary: "Ingest OpenTelemetry spans (OTLP/HTTP, protobuf or JSON) as runs",
+    description:
+      "An OTLP exporter's ExportTraceServiceRequest, optionally gzip-compressed. The answer is an ExportTraceServiceResponse in the request's encoding (application/x-protobuf or JSON); partialSuccess names the spans refused, the others were stored. The project: the span's langsmith.trace.session_name, else the Langsmith-Project header, else the resource's service.name, else default.",
+    tag,
+    rawBody: {
+      type: ["application/x-protobuf", "application/json"],
+      description: "opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest",
+    },
+    response: otlpExportResponse,
+    status: 200,
+    errors: [400, 403, 413, 415],
   }),
   readRun: defineEndpoint({
     method: "GET",

@@ -1,4 +1,4 @@
-// Sizes the tracing API accepts (contract 15.6, README "Tracing"). The request proxy hands a
+// Sizes the tracing API accepts (contract 15.3 and 15.6, README "Tracing"). The request proxy hands a
 // route at most 10 MiB of a body (Next's proxyClientMaxBodySize): a multipart body must stay
 // under it, so the SDK is told to batch at most TRACING_BATCH_BYTES.
 
@@ -16,3 +16,7 @@ export const TRACING_MAX_PART_BYTES = 8 * MiB;
 export const TRACING_MAX_PARTS = 10_000;
 /** How far ahead of the server's clock a run may start (clock skew), in days. */
 export const TRACING_FUTURE_DAYS = 2;
+/** An OTLP export once gzip is undone: larger is refused whole with 413 (inflation is bounded). */
+export const TRACING_OTLP_MAX_INFLATED_BYTES = 10 * MiB - 1;
+/** How many refused spans an OTLP partial_success message names (the count is always exact). */
+export const TRACING_OTLP_ERRORS_NAMED = 10;

@@ -200,13 +200,44 @@ async function runIdElsewhere(db: DbClient, workspaceId: string, id: string): Pr
   return rows[0]?.mine === false;
 }
 
+/** A run stored without its dotted_order: an OpenTelemetry span whose parent came later. */
+export interface UnplacedRun {
+  id: string;
+  trace_id: string;
+  parent_run_id: string | null;
+  sort_time: string;
+}
+
+/** The runs of these traces that have no dotted_order yet (otel.ts places them). */
+async function runsWithoutDottedOrder(
+  db: DbClient,
+  workspaceId: string,
+  traceIds: string[],
+): Promise<UnplacedRun[]> {
+  if (traceIds.length === 0) return [];
+  return db.$queryRaw<UnplacedRun[]>(
+    Prisma.sql`SELECT id::text AS id, trace_id::text AS trace_id, parent_run_id::text AS parent_run_id,
+      ${Prisma.raw(isoSql("sort_time"))} AS sort_time FROM "tracing_runs"
+      WHERE workspace_id = ${workspaceId}::uuid AND trace_id = ANY(${traceIds}::uuid[])
+        AND dotted_order IS NULL
+      LIMIT 10000`,
+  );
+}
+
 /** What the tracing services need from wherever runs are stored. */
 export interface RunStore {
   upsertRuns: typeof upsertRuns;
   runTimesById: typeof runTimesById;
   findRuns: typeof findRuns;
   runIdElsewhere: typeof runIdElsewhere;
+  runsWithoutDottedOrder: typeof runsWithoutDottedOrder;
 }
 
 /** Runs in PostgreSQL, one partition a day (partitions.ts keeps the partitions). */
-export const runStore: RunStore = { upsertRuns, runTimesById, findRuns, runIdElsewhere };
+export const runStore: RunStore = {
+  upsertRuns,
+  runTimesById,
+  findRuns,
+  runIdElsewhere,
+  runsWithoutDottedOrder,
+};

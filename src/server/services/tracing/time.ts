@@ -24,6 +24,21 @@ export function parseDottedOrder(value: string): DottedOrder {
   };
 }
 
+const LATEST_NANOS = BigInt(Date.UTC(9999, 11, 31)) * 1_000_000n;
+
+/** Unix nanoseconds (decimal text, OpenTelemetry's times) → ISO with microseconds; null past 9999. */
+export function nanosToIso(nanos: string): string | null {
+  const n = BigInt(nanos);
+  if (n < 0n || n > LATEST_NANOS) return null;
+  const micros = String((n / 1000n) % 1_000_000n).padStart(6, "0");
+  return `${new Date(Number(n / 1_000_000n)).toISOString().slice(0, 19)}.${micros}Z`;
+}
+
+/** `2026-11-29T00:48:04.123456Z` → `20261129T004804123456`, a dotted_order segment's time. */
+export function dottedStamp(iso: string): string {
+  return iso.replace(/[-:]/g, "").replace(".", "").slice(0, 21);
+}
+
 const ISO = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:?\d{2})?$/i;
 const EARLIEST = Date.UTC(1970, 0, 1);
 const LATEST = Date.UTC(9999, 11, 31);

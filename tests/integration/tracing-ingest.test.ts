@@ -209,7 +209,8 @@ describe("the tracing base's routes", () => {
     for (const [method, path] of [
       ["GET", "/api/v1/nothing-here"],
       ["POST", "/api/v1/runs/stats"],
-      ["POST", "/api/v1/otel/v1/traces"],
+      ["POST", "/api/v1/otel/v1/metrics"],
+      ["GET", "/api/v1/otel/v1/traces"],
       ["DELETE", "/api/v1/runs/multipart"],
       ["GET", "/api/v1/runs/multipart"],
       ["PUT", "/api/v1/sessions"],

@@ -26,6 +26,8 @@ export interface Lifeline {
    * back meanwhile (it had stayed unrecorded too long): the worker must not run it then.
    */
   claim(job: { id: string; name: string; retryCount?: number }): Promise<void>;
+  /** Resolves once the round in progress, if any (the first starts at once), has finished. */
+  idle(): Promise<void>;
   /** Stops the loop and removes the worker's registration (its jobs are finished or handed back). */
   stop(): Promise<void>;
 }
@@ -125,6 +127,9 @@ export async function startLifeline(
       );
       if (claimed.rowCount === 0)
         throw new Error(`job ${job.id} was handed back before this worker recorded it`);
+    },
+    async idle() {
+      await running.catch(() => undefined);
     },
     async stop() {
       stopping = true;

@@ -1,12 +1,9 @@
 import type { NextRequest } from "next/server";
-import { readBodyUpTo } from "@/server/limited-body";
 import { AppError } from "@/server/errors";
 import type { IngestOutcome } from "@/server/services/tracing/ingest";
-import { TRACING_MAX_BODY_BYTES } from "@/server/services/tracing/limits";
-import { parseJson } from "@/server/validation";
 
-// Bodies of the tracing routes: larger than the rest of the API allows (a batch of runs), never
-// compressed (GET /api/v1/info advertises no compression), and answered per item.
+// Bodies of the tracing routes: never compressed (GET /api/v1/info advertises no compression),
+// and answered per item. JSON bodies are read by route.ts with the endpoint's maxBodyBytes.
 
 /** Compressed bodies are refused: the SDK only compresses when /info says it may. */
 export function refuseEncodedBody(request: NextRequest): void {
@@ -16,29 +13,6 @@ export function refuseEncodedBody(request: NextRequest): void {
       "unsupported_media_type",
       `Content-Encoding ${encoding} is not accepted: send the body uncompressed`,
     );
-}
-
-/** A JSON body of up to TRACING_MAX_BODY_BYTES. */
-export async function readTracingJson(request: NextRequest): Promise<unknown> {
-  refuseEncodedBody(request);
-  const type = request.headers.get("content-type") ?? "";
-  if (!/^application\/([\w.+-]*\+)?json\b/i.test(type.trim()))
-    throw new AppError(
-      "unsupported_media_type",
-      "Request body must be JSON (Content-Type: application/json)",
-    );
-  if (Number(request.headers.get("content-length") ?? "0") > TRACING_MAX_BODY_BYTES)
-    throw new AppError(
-      "payload_too_large",
-      `Request body is larger than ${TRACING_MAX_BODY_BYTES} bytes`,
-    );
-  const body = await readBodyUpTo(request, TRACING_MAX_BODY_BYTES);
-  if (body === null)
-    throw new AppError(
-      "payload_too_large",
-      `Request body is larger than ${TRACING_MAX_BODY_BYTES} bytes`,
-    );
-  return parseJson(body.toString("utf8"));
 }
 
 /**

@@ -31,8 +31,47 @@ type Report = any;
 interface Suite {
   name: string;
   args: string[];
-  /** The suite's JSON report and how to count it; none: its exit status is its one result. */
-  report?: { file: string; count: (json: Report) => [number, number] };
+  /** The suite's JSON report, how to count it and name its failures; none: its exit status is
+   * its one result. */
+  report?: {
+    file: string;
+    count: (json: Report) => [number, number];
+    failures: (json: Report) => string[];
+  };
+}
+
+interface Result {
+  name: string;
+  passed: number;
+  failed: number;
+  seconds: number;
+  /** Each failed test as "file › title", for the summary's last lines. */
+  failures: string[];
+}
+
+/** Vitest's JSON report: its failed tests. */
+function vitestFailures(report: Report): string[] {
+  const cwd = `${process.cwd()}/`;
+  return (report.testResults ?? []).flatMap((file: Report) => {
+    const path = String(file.name ?? "").replace(cwd, "");
+    const failed = (file.assertionResults ?? []).filter((t: Report) => t.status === "failed");
+    if (failed.length === 0 && file.status === "failed")
+      return [`${path} › ${file.message ?? "failed to run"}`];
+    return failed.map((t: Report) => `${path} › ${t.fullName}`);
+  });
+}
+
+/** Playwright's JSON report: its tests that ended unexpectedly. */
+function playwrightFailures(report: Report): string[] {
+  const walk = (suite: Report): string[] => [
+    ...(suite.specs ?? []).flatMap((spec: Report) =>
+      (spec.tests ?? []).some((t: Report) => t.status === "unexpected")
+        ? [`${spec.file}:${spec.line} › ${spec.title}`]
+        : [],
+    ),
+    ...(suite.suites ?? []).flatMap(walk),
+  ];
+  return (report.suites ?? []).flatMap(walk);
 }
 
 /** Runs a suite, its output prefixed line by line; its passed and failed counts and seconds. */
@@ -45,24 +84,29 @@ function run(suite: Suite) {
     createInterface({ input: stream, crlfDelay: Infinity }).on("line", (line) =>
       process.stdout.write(`${prefix}${line}\n`),
     );
-  return new Promise<{ name: string; passed: number; failed: number; seconds: number }>(
-    (resolve) => {
-      child.on("close", (code) => {
-        const seconds = (performance.now() - started) / 1000;
-        const ok = code === 0;
-        if (!suite.report)
-          return resolve({ name: suite.name, passed: ok ? 1 : 0, failed: ok ? 0 : 1, seconds });
-        try {
-          const [passed, failed] = suite.report.count(
-            JSON.parse(readFileSync(suite.report.file, "utf8")),
-          );
-          resolve({ name: suite.name, passed, failed: ok ? failed : Math.max(failed, 1), seconds });
-        } catch {
-          resolve({ name: suite.name, passed: 0, failed: 1, seconds });
-        }
-      });
-    },
-  );
+  return new Promise<Result>((resolve) => {
+    child.on("close", (code) => {
+      const seconds = (performance.now() - started) / 1000;
+      const ok = code === 0;
+      const name = suite.name;
+      if (!suite.report)
+        return resolve({ name, passed: ok ? 1 : 0, failed: ok ? 0 : 1, seconds, failures: [] });
+      try {
+        const json = JSON.parse(readFileSync(suite.report.file, "utf8"));
+        const [passed, failed] = suite.report.count(json);
+        const failures = suite.report.failures(json);
+        resolve({ name, passed, failed: ok ? failed : Math.max(failed, 1), seconds, failures });
+      } catch {
+        resolve({
+          name,
+          passed: 0,
+          failed: 1,
+          seconds,
+          failures: [`no report in ${suite.report.file}`],
+        });
+      }
+    });
+  });
 }
 
 /** A vitest run of some projects, its JSON report in its own file. */
@@ -80,7 +124,7 @@ function vitest(name: string, projects: string[]): Suite {
       `--outputFile.json=${file}`,
       ...process.argv.slice(2),
     ],
-    report: { file, count: (r) => [r.numPassedTests, r.numFailedTests] },
+    report: { file, count: (r) => [r.numPassedTests, r.numFailedTests], failures: vitestFailures },
   };
 }
 
@@ -92,6 +136,7 @@ const e2e: Suite = {
   report: {
     file: "test-results/playwright.json",
     count: (r) => [r.stats.expected + r.stats.flaky, r.stats.unexpected],
+    failures: playwrightFailures,
   },
 };
 
@@ -104,12 +149,13 @@ const stages: Suite[][] = [
   [vitest("vitest", ["unit", "integration"])],
   [vitest("launcher", ["launcher"]), e2e],
 ];
-const results = [];
+const results: Result[] = [];
 for (const stage of stages) results.push(...(await Promise.all(stage.map(run))));
 const passed = results.reduce((sum, r) => sum + r.passed, 0);
 const failed = results.reduce((sum, r) => sum + r.failed, 0);
 console.log(
   `\n${results.map((r) => `${r.name}: ${r.passed} passed, ${r.failed} failed in ${Math.round(r.seconds)} s`).join("; ")}`,
 );
+for (const r of results) for (const f of r.failures) console.log(`failed: [${r.name}] ${f}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

@@ -9,6 +9,7 @@ import { listenerFromToken } from "@/server/auth/listener-tokens";
 import { getDb, type Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { Endpoint, HttpMethod } from "./endpoint";
+import { refuseEncodedBody } from "./content-encoding";
 import { credentialOf, whileCredentialHolds } from "./long-lived";
 import { errorResponse, jsonResponse } from "./responses";
 import { publicOrigin } from "@/server/public-origin";
@@ -145,6 +146,7 @@ export function methods(
 }
 
 async function readJsonBody(req: NextRequest, max: number): Promise<unknown> {
+  refuseEncodedBody(req.headers);
   const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > max) throw new AppError("payload_too_large", tooLargeMessage(max));
   const type = req.headers.get("content-type") ?? "";

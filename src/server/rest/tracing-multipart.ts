@@ -10,7 +10,7 @@ import {
   TRACING_MAX_PART_BYTES,
   TRACING_MAX_PARTS,
 } from "@/server/services/tracing/limits";
-import { refuseEncodedBody } from "./tracing-body";
+import { refuseEncodedBody } from "./content-encoding";
 
 // The SDK's multipart ingest body (POST /api/v1/runs/multipart), parsed by busboy: parts
 // `post.<id>`, `patch.<id>`, `post.<id>.<field>`, `attachment.<id>.<name>`, `feedback.<id>`.
@@ -147,7 +147,7 @@ function parseJsonPart(
 
 /** Reads and groups the parts: each run's main part with its field parts, feedback, attachments. */
 export async function readTracingMultipart(request: NextRequest): Promise<MultipartBatch> {
-  refuseEncodedBody(request);
+  refuseEncodedBody(request.headers);
   const issues: IngestIssue[] = [];
   const parts = await readParts(request, issues);
   const runs = new Map<

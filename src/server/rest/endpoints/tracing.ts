@@ -16,7 +16,9 @@ import {
   runParams,
   runQueryBody,
   runQueryResult,
+  runTreeQuery,
   runWrite,
+  traceTree,
   tracingInfo,
 } from "@/schemas/tracing";
 import { TRACING_MAX_BODY_BYTES } from "@/server/services/tracing/limits";
@@ -121,12 +123,27 @@ export const tracingEndpoints = {
     method: "POST",
     path: "/api/v1/runs/query",
     operationId: "queryRuns",
-    summary: "Query runs by project, trace, ids, parent, type, name, error, start time",
+    summary:
+      "Query runs by project, trace, ids, parent, type, name, error or status, tags, metadata, start time",
     tag,
     body: runQueryBody,
     response: runQueryResult,
     status: 200,
     errors: [404, 413, 415],
+  }),
+  readRunTree: defineEndpoint({
+    method: "GET",
+    path: "/api/v1/runs/{run_id}/tree",
+    operationId: "readRunTree",
+    summary: "The whole trace of a run as a tree: depth first, with depth and time offsets",
+    description:
+      "Any run of the trace names it. A page holds at most `limit` runs (default 500, at most 1000); `truncated` and `cursors.next` say more follow.",
+    tag,
+    params: runParams,
+    query: runTreeQuery,
+    response: traceTree,
+    status: 200,
+    errors: [404],
   }),
   listProjects: defineEndpoint({
     method: "GET",
@@ -162,6 +179,18 @@ export const tracingEndpoints = {
     response: project,
     status: 200,
     errors: [404],
+  }),
+  deleteProject: defineEndpoint({
+    method: "DELETE",
+    path: "/api/v1/sessions/{project_id}",
+    operationId: "deleteTracingProject",
+    summary: "Delete a tracing project with its runs and feedback",
+    description:
+      "A deployment's own project is refused (409) while the deployment exists. Runs are deleted in bounded batches before the project itself.",
+    tag,
+    params: projectParams,
+    status: 204,
+    errors: [403, 404, 409],
   }),
   createFeedback: defineEndpoint({
     method: "POST",

@@ -54,6 +54,7 @@ export const runBatchBody = z
   });
 
 export const runParams = z.object({ run_id: z.string() });
+export const runAttachmentParams = z.object({ run_id: z.string(), name: z.string().max(1024) });
 export const projectParams = z.object({ project_id: z.string() });
 export const feedbackParams = z.object({ feedback_id: z.string() });
 

@@ -46,7 +46,11 @@ export interface Endpoint<
    */
   longLived?: true;
   /** The success body's media type when it is not JSON (e.g. a server-sent event stream). */
-  responseType?: "text/event-stream" | "application/x-pem-file" | "application/gzip";
+  responseType?:
+    | "text/event-stream"
+    | "application/x-pem-file"
+    | "application/gzip"
+    | "application/octet-stream";
   status: 200 | 201 | 202 | 204 | 303;
   /** Error statuses this operation can answer with, besides 401/422/429/500 which all have. */
   errors: number[];

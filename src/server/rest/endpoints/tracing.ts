@@ -13,6 +13,7 @@ import {
   projectParams,
   run,
   runBatchBody,
+  runAttachmentParams,
   runParams,
   runQueryBody,
   runQueryResult,
@@ -130,6 +131,20 @@ export const tracingEndpoints = {
     response: runQueryResult,
     status: 200,
     errors: [404, 413, 415],
+  }),
+  readRunAttachment: defineEndpoint({
+    method: "GET",
+    path: "/api/v1/runs/{run_id}/attachments/{name}",
+    operationId: "readRunAttachment",
+    summary: "Download one of a run's attachments (its bytes, as sent)",
+    description:
+      "Served as a download (Content-Disposition: attachment, nosniff, a sandboxing CSP) with the type it was sent with.",
+    tag,
+    params: runAttachmentParams,
+    response: z.string().meta({ description: "The attachment's bytes" }),
+    responseType: "application/octet-stream",
+    status: 200,
+    errors: [404],
   }),
   readRunTree: defineEndpoint({
     method: "GET",

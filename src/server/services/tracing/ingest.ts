@@ -3,6 +3,7 @@ import { requireRole, type Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
 import { AppError, type ValidationIssue } from "@/server/errors";
 import { parseOrThrow } from "@/server/validation";
+import { removeAttachmentObjects, storeAttachments, type AttachmentUpload } from "./attachments";
 import { TRACING_FUTURE_DAYS } from "./limits";
 import { ensureRunPartitions, retentionCutoff } from "./partitions";
 import { projectIdsByName, projectIdsInWorkspace } from "./projects";
@@ -17,6 +18,8 @@ export interface RunOp {
   /** Where the run came from in the request, for its error (e.g. ["body", "post.<id>"]). */
   loc: (string | number)[];
   value: unknown;
+  /** Multipart `attachment.<id>.<name>` parts, stored with the run (attachments.ts). */
+  attachments?: AttachmentUpload[];
 }
 
 /** One refused run or part: its status says why (404 unknown, 409 id in use, 413, 422). */
@@ -77,16 +80,25 @@ export async function ingestRuns(
 
   const oldest = retentionCutoff(now).getTime();
   const newest = now.getTime() + TRACING_FUTURE_DAYS * DAY_MS;
-  const rows: { kind: RunOp["kind"]; loc: RunOp["loc"]; row: RunRow }[] = [];
+  const rows: { op: RunOp; kind: RunOp["kind"]; loc: RunOp["loc"]; row: RunRow }[] = [];
   for (const p of planned) {
     const problem = checkRun(p, projects, oldest, newest);
     if (problem) issues.push(problem);
-    else rows.push({ kind: p.op.kind, loc: p.op.loc, row: toRow(p, projects) });
+    else rows.push({ op: p.op, kind: p.op.kind, loc: p.op.loc, row: toRow(p, projects) });
   }
   await ensureRunPartitions(
     db,
     rows.map((r) => new Date(r.row.sort_time)),
   );
+  // Attachments first, so the row never names an object that is not there.
+  for (const r of rows)
+    if (r.op.attachments?.length)
+      r.row.attachments = await storeAttachments(
+        actor.workspaceId,
+        r.row.id,
+        r.row.sort_time,
+        r.op.attachments,
+      );
   let accepted = 0;
   for (const kind of ["post", "patch"] as const) {
     const ofKind = rows.filter((r) => r.kind === kind);
@@ -98,8 +110,10 @@ export async function ingestRuns(
     );
     for (const r of ofKind) {
       if (written.has(r.row.id)) accepted++;
-      else
+      else {
         issues.push(issue(r.loc, `Run id ${r.row.id} is already in use`, "run_id_conflict", 409));
+        await removeAttachmentObjects([r.row.attachments]);
+      }
     }
   }
   return { accepted, issues };
@@ -228,5 +242,6 @@ function toRow(p: Planned, projects: ProjectIds): RunRow {
     prompt_tokens: count.prompt,
     completion_tokens: count.completion,
     total_tokens: count.total,
+    attachments: null,
   };
 }

@@ -2,6 +2,7 @@ import { requireRole, type Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
 import { conflict, notFound } from "@/server/errors";
 import { recordAudit } from "../audit/record";
+import { removeAttachmentObjects } from "./attachments";
 import { isUuid } from "./ids";
 import { runStore } from "./run-store";
 
@@ -18,15 +19,18 @@ const ownedByDeployment = (project: string, deployment: { id: string; name: stri
     `Project ${project} is the tracing project of deployment ${deployment.name} (${deployment.id}): delete the deployment first (its project then stays, detached, and can be deleted)`,
   );
 
-/** Deletes the project's runs (and their feedback) batch by batch; how many. */
+/** Deletes the project's runs (their feedback, their attachments) batch by batch; how many. */
 async function deleteRunsOf(db: Db, workspaceId: string, projectId: string): Promise<number> {
   let deleted = 0;
   for (;;) {
-    const ids = await runStore.deleteProjectRuns(db, workspaceId, projectId, PROJECT_DELETE_BATCH);
-    if (ids.length > 0)
+    const runs = await runStore.deleteProjectRuns(db, workspaceId, projectId, PROJECT_DELETE_BATCH);
+    if (runs.length > 0) {
+      const ids = runs.map((r) => r.id);
       await db.tracingFeedback.deleteMany({ where: { workspaceId, runId: { in: ids } } });
-    deleted += ids.length;
-    if (ids.length < PROJECT_DELETE_BATCH) return deleted;
+      await removeAttachmentObjects(runs.map((r) => r.attachments));
+    }
+    deleted += runs.length;
+    if (runs.length < PROJECT_DELETE_BATCH) return deleted;
   }
 }
 

@@ -32,6 +32,8 @@ export interface RunRow {
   prompt_tokens: number | null;
   completion_tokens: number | null;
   total_tokens: number | null;
+  /** Attachment name → its stored object (attachments.ts): merged by name, not replaced. */
+  attachments: Record<string, unknown> | null;
 }
 
 const MERGED = [
@@ -60,7 +62,7 @@ const RECORD = `x(id uuid, sort_time timestamptz, project_id uuid, trace_id uuid
   dotted_order text, name text, run_type text, start_time timestamptz, end_time timestamptz,
   error text, inputs jsonb, outputs jsonb, events jsonb, extra jsonb, serialized jsonb,
   tags text[], reference_example_id uuid, prompt_tokens int, completion_tokens int,
-  total_tokens int)`;
+  total_tokens int, attachments jsonb)`;
 
 /** Same run twice in one statement cannot be upserted: merged first (later fields win). */
 function mergeDuplicates(rows: RunRow[]): RunRow[] {
@@ -76,6 +78,7 @@ function mergeDuplicates(rows: RunRow[]): RunRow[] {
     for (const field of MERGED) {
       if (row[field] !== null) (merged as unknown as Record<string, unknown>)[field] = row[field];
     }
+    if (row.attachments) merged.attachments = { ...(before.attachments ?? {}), ...row.attachments };
     byKey.set(key, merged);
   }
   // One order for every writer: concurrent batches of the same runs never deadlock.
@@ -102,13 +105,18 @@ async function upsertRuns(
       ? `"${c}" = COALESCE(r."${c}", excluded."${c}")`
       : `"${c}" = COALESCE(excluded."${c}", r."${c}")`,
   ).join(", ");
-  const columns = MERGED.map((c) => `"${c}"`).join(", ");
-  const values = MERGED.map((c) => `x."${c}"`).join(", ");
+  // Attachments merge by name: a post keeps the names already stored, a patch replaces them.
+  const attachments =
+    kind === "post"
+      ? `COALESCE(excluded."attachments" || r."attachments", r."attachments", excluded."attachments")`
+      : `COALESCE(r."attachments" || excluded."attachments", excluded."attachments", r."attachments")`;
+  const columns = [...MERGED, "attachments"].map((c) => `"${c}"`).join(", ");
+  const values = [...MERGED, "attachments"].map((c) => `x."${c}"`).join(", ");
   const sql = `INSERT INTO "tracing_runs" AS r ("id", "sort_time", "workspace_id", ${columns}, "posted")
     SELECT x.id, x.sort_time, $1::uuid, ${values}, ${kind === "post"}
       FROM jsonb_to_recordset($2::jsonb) AS ${RECORD}
      ORDER BY x.sort_time, x.id
-    ON CONFLICT ("id", "sort_time") DO UPDATE SET ${set},
+    ON CONFLICT ("id", "sort_time") DO UPDATE SET ${set}, "attachments" = ${attachments},
       "posted" = r."posted" OR excluded."posted", "updated_at" = now()
     WHERE r."workspace_id" = excluded."workspace_id"
     RETURNING "id"::text AS id`;
@@ -136,7 +144,7 @@ async function runTimesById(
 }
 
 /** A stored run, times as ISO text with microseconds. */
-export interface StoredRun extends Omit<RunRow, "sort_time"> {
+export interface StoredRun extends Omit<RunRow, "sort_time" | "attachments"> {
   sort_time: string;
   attachments: unknown;
 }
@@ -241,22 +249,22 @@ async function runsWithoutDottedOrder(
 
 /**
  * Deletes at most `batch` runs of a project, in one statement (its own transaction when `db` is
- * not one): a huge project never holds one giant transaction. Answers the deleted runs' ids.
+ * not one): a huge project never holds one giant transaction. Answers the deleted runs' ids and
+ * attachments (their objects are the caller's to delete).
  */
 async function deleteProjectRuns(
   db: DbClient,
   workspaceId: string,
   projectId: string,
   batch: number,
-): Promise<string[]> {
-  const rows = await db.$queryRaw<{ id: string }[]>(
+): Promise<{ id: string; attachments: unknown }[]> {
+  return db.$queryRaw<{ id: string; attachments: unknown }[]>(
     Prisma.sql`DELETE FROM "tracing_runs" WHERE (id, sort_time) IN (
         SELECT id, sort_time FROM "tracing_runs"
          WHERE workspace_id = ${workspaceId}::uuid AND project_id = ${projectId}::uuid
          LIMIT ${batch})
-      RETURNING id::text AS id`,
+      RETURNING id::text AS id, attachments`,
   );
-  return rows.map((r) => r.id);
 }
 
 /** What the tracing services need from wherever runs are stored. */

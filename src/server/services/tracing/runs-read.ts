@@ -2,6 +2,7 @@ import { RUN_FIELDS, type RunQuery } from "@/schemas/tracing";
 import type { Actor } from "@/server/auth/actor";
 import type { DbClient } from "@/server/db";
 import { invalidField, notFound } from "@/server/errors";
+import { attachmentsView } from "./attachments";
 import { isUuid } from "./ids";
 import { projectIdsInWorkspace } from "./projects";
 import { runStore, type StoredRun } from "./run-store";
@@ -32,7 +33,7 @@ export function toRun(row: StoredRun): Record<string, unknown> {
     parent_run_ids: ancestors,
     session_id: row.project_id,
     reference_example_id: row.reference_example_id,
-    attachments: row.attachments ?? {},
+    attachments: attachmentsView(row.id, row.attachments),
     prompt_tokens: row.prompt_tokens,
     completion_tokens: row.completion_tokens,
     total_tokens: row.total_tokens,

@@ -90,6 +90,8 @@ export const RUN_FIELDS = [
   "prompt_cost",
   "completion_cost",
   "total_cost",
+  "inputs_s3_urls",
+  "outputs_s3_urls",
 ] as const;
 
 export const runQueryBody = z.object({

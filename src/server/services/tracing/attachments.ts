@@ -30,15 +30,20 @@ export interface StoredAttachment {
 
 const MIME = /^[\w.+-]{1,127}\/[\w.+-]{1,127}$/;
 
-/** The object of a run's attachment: ids and a hash of the name, never the name itself. */
-export function attachmentObjectOf(
+/**
+ * Where a run's stored bytes go: ids and a hash of (label, content), never anything the caller
+ * wrote. The content's hash keeps a retried post from overwriting the bytes a patch replaced.
+ */
+export function tracingObjectOf(
   workspaceId: string,
   runId: string,
   sortTime: string,
-  name: string,
+  label: string,
+  bytes: Buffer,
 ) {
   const day = sortTime.slice(0, 10).replaceAll("-", "");
-  const hash = createHash("sha256").update(name).digest("hex");
+  const content = createHash("sha256").update(bytes).digest("hex");
+  const hash = createHash("sha256").update(`${label}\0${content}`).digest("hex");
   const object = `tracing/${day}/${workspaceId}/${runId}/${hash}`;
   if (!TRACING_OBJECT_PATH.test(object)) throw new Error(`Not a tracing object: ${object}`);
   return object;
@@ -53,7 +58,7 @@ export async function storeAttachments(
 ): Promise<Record<string, StoredAttachment>> {
   const stored: Record<string, StoredAttachment> = {};
   for (const upload of uploads) {
-    const object = attachmentObjectOf(workspaceId, runId, sortTime, upload.name);
+    const object = tracingObjectOf(workspaceId, runId, sortTime, upload.name, upload.bytes);
     const size = await uploadStore().put(
       object,
       Readable.from([upload.bytes]),
@@ -74,11 +79,15 @@ const asStored = (value: unknown): Record<string, StoredAttachment> =>
     ? (value as Record<string, StoredAttachment>)
     : {};
 
+/** The objects an attachments map names. */
+export const attachmentObjects = (value: unknown): string[] =>
+  Object.values(asStored(value)).map((a) => a.object);
+
 /** Deletes stored objects (a refused write's, a deleted project's runs'). */
-export async function removeAttachmentObjects(attachments: unknown[]): Promise<void> {
-  for (const map of attachments)
-    for (const stored of Object.values(asStored(map)))
-      if (TRACING_OBJECT_PATH.test(stored.object)) await uploadStore().remove(stored.object);
+export async function removeStoredObjects(objects: (string | null | undefined)[]): Promise<void> {
+  for (const object of objects)
+    if (typeof object === "string" && TRACING_OBJECT_PATH.test(object))
+      await uploadStore().remove(object);
 }
 
 /** A run's attachments as read: name → type, size and where to download it (with credentials). */

@@ -3,11 +3,17 @@ import { requireRole, type Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
 import { AppError, type ValidationIssue } from "@/server/errors";
 import { parseOrThrow } from "@/server/validation";
-import { removeAttachmentObjects, storeAttachments, type AttachmentUpload } from "./attachments";
+import {
+  attachmentObjects,
+  removeStoredObjects,
+  storeAttachments,
+  type AttachmentUpload,
+} from "./attachments";
 import { TRACING_FUTURE_DAYS } from "./limits";
 import { ensureRunPartitions, retentionCutoff } from "./partitions";
 import { projectIdsByName, projectIdsInWorkspace } from "./projects";
 import { runStore, type RunRow } from "./run-store";
+import { fieldObjects, storeLargeFields } from "./stored-fields";
 import { DAY_MS, parseDottedOrder, toIsoInstant } from "./time";
 
 // Run ingest, one door for every route (multipart, batch, single post and patch): each run is
@@ -90,8 +96,9 @@ export async function ingestRuns(
     db,
     rows.map((r) => new Date(r.row.sort_time)),
   );
-  // Attachments first, so the row never names an object that is not there.
-  for (const r of rows)
+  // Stored bytes first, so a row never names an object that is not there.
+  for (const r of rows) {
+    await storeLargeFields(actor.workspaceId, r.row);
     if (r.op.attachments?.length)
       r.row.attachments = await storeAttachments(
         actor.workspaceId,
@@ -99,6 +106,7 @@ export async function ingestRuns(
         r.row.sort_time,
         r.op.attachments,
       );
+  }
   let accepted = 0;
   for (const kind of ["post", "patch"] as const) {
     const ofKind = rows.filter((r) => r.kind === kind);
@@ -112,7 +120,10 @@ export async function ingestRuns(
       if (written.has(r.row.id)) accepted++;
       else {
         issues.push(issue(r.loc, `Run id ${r.row.id} is already in use`, "run_id_conflict", 409));
-        await removeAttachmentObjects([r.row.attachments]);
+        await removeStoredObjects([
+          ...attachmentObjects(r.row.attachments),
+          ...fieldObjects(r.row),
+        ]);
       }
     }
   }
@@ -243,5 +254,7 @@ function toRow(p: Planned, projects: ProjectIds): RunRow {
     completion_tokens: count.completion,
     total_tokens: count.total,
     attachments: null,
+    inputs_ref: null,
+    outputs_ref: null,
   };
 }

@@ -2,9 +2,10 @@ import { requireRole, type Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
 import { conflict, notFound } from "@/server/errors";
 import { recordAudit } from "../audit/record";
-import { removeAttachmentObjects } from "./attachments";
+import { attachmentObjects, removeStoredObjects } from "./attachments";
 import { isUuid } from "./ids";
 import { runStore } from "./run-store";
+import { fieldObjects } from "./stored-fields";
 
 // DELETE /api/v1/sessions/{id}: a project, its runs and its feedback, at the user's explicit
 // request. Runs live in day partitions that retention drops whole; here they go row by row, in
@@ -27,7 +28,9 @@ async function deleteRunsOf(db: Db, workspaceId: string, projectId: string): Pro
     if (runs.length > 0) {
       const ids = runs.map((r) => r.id);
       await db.tracingFeedback.deleteMany({ where: { workspaceId, runId: { in: ids } } });
-      await removeAttachmentObjects(runs.map((r) => r.attachments));
+      await removeStoredObjects(
+        runs.flatMap((r) => [...attachmentObjects(r.attachments), ...fieldObjects(r)]),
+      );
     }
     deleted += runs.length;
     if (runs.length < PROJECT_DELETE_BATCH) return deleted;

@@ -1,8 +1,10 @@
 import { Prisma } from "@/generated/prisma/client";
 import type { DbClient } from "@/server/db";
+import { deleteProjectRuns } from "./run-store-delete";
 import { findTraceRuns, traceSummary } from "./run-store-tree";
 import { isoSql } from "./time";
 
+export type { DeletedRun } from "./run-store-delete";
 export type { TraceSummary, TreePosition, TreeRun } from "./run-store-tree";
 
 // Where runs live: PostgreSQL day partitions (migration 20261201000000_tracing). The services
@@ -34,6 +36,9 @@ export interface RunRow {
   total_tokens: number | null;
   /** Attachment name → its stored object (attachments.ts): merged by name, not replaced. */
   attachments: Record<string, unknown> | null;
+  /** Inputs or outputs kept in the storage backend (stored-fields.ts): then `inputs` is null. */
+  inputs_ref: { object: string; size: number } | null;
+  outputs_ref: { object: string; size: number } | null;
 }
 
 const MERGED = [
@@ -58,11 +63,14 @@ const MERGED = [
   "total_tokens",
 ] as const;
 
+/** Fields kept inline or in the storage backend: a value and its `_ref` merge as one. */
+const PAIRED = ["inputs", "outputs"] as const;
+
 const RECORD = `x(id uuid, sort_time timestamptz, project_id uuid, trace_id uuid, parent_run_id uuid,
   dotted_order text, name text, run_type text, start_time timestamptz, end_time timestamptz,
   error text, inputs jsonb, outputs jsonb, events jsonb, extra jsonb, serialized jsonb,
   tags text[], reference_example_id uuid, prompt_tokens int, completion_tokens int,
-  total_tokens int, attachments jsonb)`;
+  total_tokens int, attachments jsonb, inputs_ref jsonb, outputs_ref jsonb)`;
 
 /** Same run twice in one statement cannot be upserted: merged first (later fields win). */
 function mergeDuplicates(rows: RunRow[]): RunRow[] {
@@ -100,18 +108,32 @@ async function upsertRuns(
 ): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
   const merged = mergeDuplicates(rows);
-  const set = MERGED.map((c) =>
-    kind === "post"
-      ? `"${c}" = COALESCE(r."${c}", excluded."${c}")`
-      : `"${c}" = COALESCE(excluded."${c}", r."${c}")`,
-  ).join(", ");
+  const simple = MERGED.filter((c) => !(PAIRED as readonly string[]).includes(c));
+  const set = [
+    ...simple.map((c) =>
+      kind === "post"
+        ? `"${c}" = COALESCE(r."${c}", excluded."${c}")`
+        : `"${c}" = COALESCE(excluded."${c}", r."${c}")`,
+    ),
+    ...PAIRED.flatMap((c) => {
+      // The stored value is the pair: a post fills it only when both are empty, a patch's wins.
+      const keep =
+        kind === "post"
+          ? `r."${c}" IS NOT NULL OR r."${c}_ref" IS NOT NULL`
+          : `excluded."${c}" IS NULL AND excluded."${c}_ref" IS NULL`;
+      return [c, `${c}_ref`].map(
+        (col) => `"${col}" = CASE WHEN ${keep} THEN r."${col}" ELSE excluded."${col}" END`,
+      );
+    }),
+  ].join(", ");
   // Attachments merge by name: a post keeps the names already stored, a patch replaces them.
   const attachments =
     kind === "post"
       ? `COALESCE(excluded."attachments" || r."attachments", r."attachments", excluded."attachments")`
       : `COALESCE(r."attachments" || excluded."attachments", excluded."attachments", r."attachments")`;
-  const columns = [...MERGED, "attachments"].map((c) => `"${c}"`).join(", ");
-  const values = [...MERGED, "attachments"].map((c) => `x."${c}"`).join(", ");
+  const written = [...MERGED, "attachments", "inputs_ref", "outputs_ref"];
+  const columns = written.map((c) => `"${c}"`).join(", ");
+  const values = written.map((c) => `x."${c}"`).join(", ");
   const sql = `INSERT INTO "tracing_runs" AS r ("id", "sort_time", "workspace_id", ${columns}, "posted")
     SELECT x.id, x.sort_time, $1::uuid, ${values}, ${kind === "post"}
       FROM jsonb_to_recordset($2::jsonb) AS ${RECORD}
@@ -120,12 +142,12 @@ async function upsertRuns(
       "posted" = r."posted" OR excluded."posted", "updated_at" = now()
     WHERE r."workspace_id" = excluded."workspace_id"
     RETURNING "id"::text AS id`;
-  const written = await db.$queryRawUnsafe<{ id: string }[]>(
+  const stored = await db.$queryRawUnsafe<{ id: string }[]>(
     sql,
     workspaceId,
     JSON.stringify(merged),
   );
-  return new Set(written.map((w) => w.id));
+  return new Set(stored.map((w) => w.id));
 }
 
 /** The partition time of runs already stored in the workspace, by id. */
@@ -144,9 +166,14 @@ async function runTimesById(
 }
 
 /** A stored run, times as ISO text with microseconds. */
-export interface StoredRun extends Omit<RunRow, "sort_time" | "attachments"> {
+export interface StoredRun extends Omit<
+  RunRow,
+  "sort_time" | "attachments" | "inputs_ref" | "outputs_ref"
+> {
   sort_time: string;
   attachments: unknown;
+  inputs_ref: unknown;
+  outputs_ref: unknown;
 }
 
 const SELECT = Prisma.raw(`SELECT id::text AS id, ${isoSql("sort_time")} AS sort_time,
@@ -154,7 +181,7 @@ const SELECT = Prisma.raw(`SELECT id::text AS id, ${isoSql("sort_time")} AS sort
   dotted_order, name, run_type, ${isoSql("start_time")} AS start_time,
   ${isoSql("end_time")} AS end_time, error, inputs, outputs, events, extra, serialized, tags,
   reference_example_id::text AS reference_example_id, attachments, prompt_tokens,
-  completion_tokens, total_tokens
+  completion_tokens, total_tokens, inputs_ref, outputs_ref
   FROM "tracing_runs"`);
 
 export interface RunFilter {
@@ -244,26 +271,6 @@ async function runsWithoutDottedOrder(
       WHERE workspace_id = ${workspaceId}::uuid AND trace_id = ANY(${traceIds}::uuid[])
         AND dotted_order IS NULL
       LIMIT 10000`,
-  );
-}
-
-/**
- * Deletes at most `batch` runs of a project, in one statement (its own transaction when `db` is
- * not one): a huge project never holds one giant transaction. Answers the deleted runs' ids and
- * attachments (their objects are the caller's to delete).
- */
-async function deleteProjectRuns(
-  db: DbClient,
-  workspaceId: string,
-  projectId: string,
-  batch: number,
-): Promise<{ id: string; attachments: unknown }[]> {
-  return db.$queryRaw<{ id: string; attachments: unknown }[]>(
-    Prisma.sql`DELETE FROM "tracing_runs" WHERE (id, sort_time) IN (
-        SELECT id, sort_time FROM "tracing_runs"
-         WHERE workspace_id = ${workspaceId}::uuid AND project_id = ${projectId}::uuid
-         LIMIT ${batch})
-      RETURNING id::text AS id, attachments`,
   );
 }
 

@@ -6,6 +6,7 @@ import { attachmentsView } from "./attachments";
 import { isUuid } from "./ids";
 import { projectIdsInWorkspace } from "./projects";
 import { runStore, type StoredRun } from "./run-store";
+import { STORED_FIELDS, storedFieldMarkers, withStoredFields } from "./stored-fields";
 import { parseDottedOrder, toIsoInstant } from "./time";
 
 // Reading runs back: one run by id, and the SDK's run query with cursor paging.
@@ -21,7 +22,8 @@ export function toRun(row: StoredRun): Record<string, unknown> {
     end_time: row.end_time,
     status: row.error !== null ? "error" : row.end_time !== null ? "success" : "pending",
     error: row.error,
-    inputs: row.inputs ?? {},
+    // A stored field is null here (its marker says so); readRun puts it back whole.
+    inputs: row.inputs_ref ? null : (row.inputs ?? {}),
     outputs: row.outputs,
     events: row.events ?? [],
     extra: row.extra ?? {},
@@ -44,6 +46,7 @@ export function toRun(row: StoredRun): Record<string, unknown> {
     prompt_cost: null,
     completion_cost: null,
     total_cost: null,
+    ...storedFieldMarkers(row),
   };
 }
 
@@ -61,7 +64,7 @@ export async function readRun(
       })
     : [];
   if (!row) throw notFound(`Run ${id} not found`);
-  return toRun(row);
+  return withStoredFields(row, toRun(row));
 }
 
 const encodeCursor = (row: StoredRun) =>
@@ -122,7 +125,9 @@ export async function queryRuns(db: DbClient, actor: Actor, query: RunQuery) {
   const runs = page.map((row) => {
     const full = toRun(row);
     if (!select) return full;
-    return Object.fromEntries(["id", ...select].map((f) => [f, full[f] ?? null]));
+    // A stored field selected comes with its marker (null inputs alone would look empty).
+    const markers = STORED_FIELDS.filter((f) => select.includes(f)).map((f) => `${f}_s3_urls`);
+    return Object.fromEntries(["id", ...select, ...markers].map((f) => [f, full[f] ?? null]));
   });
   const next = rows.length > limit ? encodeCursor(page[page.length - 1]!) : null;
   return { runs, cursors: { next } };

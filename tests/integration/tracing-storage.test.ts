@@ -6,18 +6,19 @@ import { Readable } from "node:stream";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { uploadStore } from "../../src/server/storage";
 import {
-  attachmentObjectOf,
+  tracingObjectOf,
   sweepExpiredAttachments,
 } from "../../src/server/services/tracing/attachments";
 import { retentionCutoff } from "../../src/server/services/tracing/partitions";
 import { uniqueName } from "../helpers/deployments";
-import { createTenant, type Tenant } from "../helpers/fixtures";
+import { createTenant, testDb, type Tenant } from "../helpers/fixtures";
 import { api } from "../helpers/http";
 import { postMultipart, postParts, sdkRun, tracingUrl } from "../helpers/tracing";
 
-// Run attachments (`attachment.<run id>.<name>` parts): stored in the storage backend (here the
-// data folder, encrypted), listed on the run, downloadable only inside the workspace, deleted
-// with their project.
+// What the storage backend keeps for runs (here the data folder, encrypted): attachments
+// (`attachment.<run id>.<name>` parts), listed on the run and downloadable only inside the
+// workspace, and inputs/outputs past 64 KiB, read back whole; both deleted with their project
+// and past the retention.
 
 let tenant: Tenant;
 let other: Tenant;
@@ -198,11 +199,124 @@ describe("run attachments", () => {
     ]);
     expect(res.status).toBe(202);
     // An attachment of a day long past (ingest refuses such runs; the store does not care).
-    const old = attachmentObjectOf(tenant.workspaceId, randomUUID(), "2020-01-01T00:00:00Z", "x");
+    const old = tracingObjectOf(
+      tenant.workspaceId,
+      randomUUID(),
+      "2020-01-01T00:00:00Z",
+      "x",
+      Buffer.from("old"),
+    );
     await uploadStore().put(old, Readable.from([Buffer.from("old")]), 100);
     expect(await uploadStore().exists(old)).toBe(true);
     expect(await sweepExpiredAttachments(retentionCutoff(new Date()))).toBeGreaterThanOrEqual(1);
     expect(await uploadStore().exists(old)).toBe(false);
     expect((await download(tenant.keys.viewer, run.id, "today")).bytes.toString()).toBe("kept");
+  });
+});
+
+describe("large inputs and outputs", () => {
+  const big = (size: number) => ({ text: "é".repeat(size / 2), list: [1, 2, 3] });
+
+  async function columns(id: string) {
+    const [row] = await testDb().$queryRawUnsafe<
+      { inputs: unknown; outputs: unknown; inputs_ref: unknown; outputs_ref: unknown }[]
+    >(`SELECT inputs, outputs, inputs_ref, outputs_ref FROM tracing_runs WHERE id = $1::uuid`, id);
+    return row!;
+  }
+
+  it("keeps past 64 KiB in the storage backend and reads the run back whole", async () => {
+    const session = uniqueName("large");
+    const inputs = big(200_000);
+    const run = sdkRun({ session_name: session, name: "large", inputs });
+    const small = sdkRun({ session_name: session, name: "small", inputs: big(1000) });
+    expect(
+      (await postMultipart(tenant.keys.editor, [...postParts(run), ...postParts(small)])).status,
+    ).toBe(202);
+    const outputs = big(100_000);
+    const patch = await api(`/api/v1/runs/${run.id}`, {
+      key: tenant.keys.editor,
+      method: "PATCH",
+      body: { outputs, end_time: Date.now() },
+    });
+    expect(patch.status).toBe(202);
+
+    const stored = await columns(run.id);
+    expect(stored.inputs).toBeNull();
+    expect(stored.outputs).toBeNull();
+    expect(stored.inputs_ref).toMatchObject({ size: Buffer.byteLength(JSON.stringify(inputs)) });
+    expect(stored.outputs_ref).toMatchObject({ size: Buffer.byteLength(JSON.stringify(outputs)) });
+    expect(await columns(small.id)).toMatchObject({ inputs_ref: null, inputs: big(1000) });
+    expect(objectsOf(tenant.workspaceId).filter((f) => f.includes(run.id))).toHaveLength(2);
+
+    const read = await api(`/api/v1/runs/${run.id}`, { key: tenant.keys.viewer });
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({
+      inputs,
+      outputs,
+      inputs_s3_urls: null,
+      outputs_s3_urls: null,
+    });
+
+    // A query does not load them: null, and the SDK's `<field>_s3_urls` says where to read.
+    const project = (await api(`/api/v1/sessions?name=${session}`, { key: tenant.keys.viewer }))
+      .body[0];
+    const query = await api("/api/v1/runs/query", {
+      key: tenant.keys.viewer,
+      method: "POST",
+      body: { session: [project.id], select: ["name", "inputs"] },
+    });
+    const byName = Object.fromEntries(
+      (query.body.runs as Record<string, unknown>[]).map((r) => [r.name, r]),
+    );
+    expect(byName.large).toEqual({
+      id: run.id,
+      name: "large",
+      inputs: null,
+      inputs_s3_urls: {
+        ROOT: {
+          presigned_url: `/api/v1/runs/${run.id}`,
+          s3_url: null,
+          size: stored.inputs_ref && (stored.inputs_ref as { size: number }).size,
+        },
+      },
+    });
+    expect(byName.small).toMatchObject({ inputs: big(1000), inputs_s3_urls: null });
+
+    // The unmodified SDK lists it (marker and all) and reads it back whole.
+    const client = new Client({ apiUrl: tracingUrl(), apiKey: tenant.keys.editor });
+    const listed = [];
+    for await (const r of client.listRuns({ projectId: project.id })) listed.push(r);
+    expect(listed.find((r) => r.id === run.id)!.inputs).toBeNull();
+    expect((await client.readRun(run.id)).inputs).toEqual(inputs);
+
+    // A later patch with small outputs wins over the stored ones; a retried post changes nothing.
+    expect(
+      (
+        await api(`/api/v1/runs/${run.id}`, {
+          key: tenant.keys.editor,
+          method: "PATCH",
+          body: { outputs: { answer: "short" } },
+        })
+      ).status,
+    ).toBe(202);
+    expect(
+      (await postMultipart(tenant.keys.editor, postParts({ ...run, inputs: { other: 1 } }))).status,
+    ).toBe(202);
+    const again = await api(`/api/v1/runs/${run.id}`, { key: tenant.keys.viewer });
+    expect(again.body.outputs).toEqual({ answer: "short" });
+    expect(again.body.inputs).toEqual(inputs);
+    expect(await columns(run.id)).toMatchObject({
+      outputs_ref: null,
+      outputs: { answer: "short" },
+    });
+
+    const deleted = await api(`/api/v1/sessions/${project.id}`, {
+      key: tenant.keys.editor,
+      method: "DELETE",
+    });
+    expect(deleted.status).toBe(204);
+    // The objects the run names go with it; the outputs' object the small patch replaced was no
+    // longer named by it, so it waits for the retention of its day.
+    expect(objectsOf(tenant.workspaceId).filter((f) => f.includes(run.id))).toHaveLength(1);
   });
 });

@@ -3,6 +3,7 @@ import { Readable } from "node:stream";
 import type { Actor } from "@/server/auth/actor";
 import type { DbClient } from "@/server/db";
 import { notFound } from "@/server/errors";
+import { describeError, log } from "@/server/log";
 import { TRACING_OBJECT_PATH, uploadStore } from "@/server/storage";
 import { isUuid } from "./ids";
 import { TRACING_MAX_PART_BYTES } from "./limits";
@@ -43,7 +44,8 @@ export function tracingObjectOf(
 ) {
   const day = sortTime.slice(0, 10).replaceAll("-", "");
   const content = createHash("sha256").update(bytes).digest("hex");
-  const hash = createHash("sha256").update(`${label}\0${content}`).digest("hex");
+  // The run's time too: an object belongs to one row, (id, sort_time), never to two.
+  const hash = createHash("sha256").update(`${sortTime}\0${label}\0${content}`).digest("hex");
   const object = `tracing/${day}/${workspaceId}/${runId}/${hash}`;
   if (!TRACING_OBJECT_PATH.test(object)) throw new Error(`Not a tracing object: ${object}`);
   return object;
@@ -83,11 +85,22 @@ const asStored = (value: unknown): Record<string, StoredAttachment> =>
 export const attachmentObjects = (value: unknown): string[] =>
   Object.values(asStored(value)).map((a) => a.object);
 
-/** Deletes stored objects (a refused write's, a deleted project's runs'). */
+/**
+ * Deletes stored objects (a refused write's, a deleted project's runs'). Best effort: a storage
+ * failure never fails the delete of rows; an object left behind goes with its day's retention.
+ */
 export async function removeStoredObjects(objects: (string | null | undefined)[]): Promise<void> {
-  for (const object of objects)
-    if (typeof object === "string" && TRACING_OBJECT_PATH.test(object))
-      await uploadStore().remove(object);
+  for (const object of objects) {
+    if (typeof object !== "string" || !TRACING_OBJECT_PATH.test(object)) continue;
+    await uploadStore()
+      .remove(object)
+      .catch((error: unknown) =>
+        log.warn("tracing object not deleted (retention will)", {
+          object,
+          ...describeError(error),
+        }),
+      );
+  }
 }
 
 /** A run's attachments as read: name → type, size and where to download it (with credentials). */

@@ -219,6 +219,9 @@ describe("the tracing base's routes", () => {
       ["GET", "/api/v1/runs/multipart"],
       ["PUT", "/api/v1/sessions"],
       ["DELETE", `/api/v1/runs/${randomUUID()}`],
+      ["POST", `/api/v1/runs/${randomUUID()}/tree`],
+      ["DELETE", `/api/v1/runs/${randomUUID()}/attachments/picture`],
+      ["PATCH", `/api/v1/sessions/${randomUUID()}`],
       ["POST", "/api/v1/info"],
     ] as const) {
       const res = await api(path, { key, method });

@@ -3,7 +3,8 @@ import { gzipSync } from "node:zlib";
 import { Client } from "langsmith";
 import { beforeAll, describe, expect, it } from "vitest";
 import { uniqueName } from "../helpers/deployments";
-import { createTenant, type Tenant } from "../helpers/fixtures";
+import { readTraceTree } from "../../src/server/services/tracing/trace-tree";
+import { createTenant, testDb, type Tenant } from "../helpers/fixtures";
 import { api } from "../helpers/http";
 import { sdkRun, tracingUrl } from "../helpers/tracing";
 
@@ -254,6 +255,23 @@ describe("GET /api/v1/runs/{run_id}/tree", () => {
     }
     const anonymous = await api(`/api/v1/runs/${root.id}/tree`);
     expect(anonymous.status).toBe(401);
+  });
+});
+
+describe("readTraceTree, the service the dashboard calls", () => {
+  it("reads a trace by its id, a page at a time, in the caller's workspace only", async () => {
+    const first = await readTraceTree(testDb(), tenant.actors.viewer, root.id, { limit: 2 });
+    expect(first.runs.map((r) => r.name)).toEqual(["root", "plan"]);
+    expect(first).toMatchObject({ run_count: 4, truncated: true });
+    const rest = await readTraceTree(testDb(), tenant.actors.viewer, root.id, {
+      cursor: first.cursors.next,
+    });
+    expect(rest.runs.map((r) => r.name)).toEqual(["search", "answer"]);
+    expect(rest.truncated).toBe(false);
+    await expect(readTraceTree(testDb(), other.actors.viewer, root.id)).rejects.toMatchObject({
+      code: "not_found",
+      message: `Trace ${root.id} not found`,
+    });
   });
 });
 

@@ -131,6 +131,23 @@ describe("run attachments", () => {
     expect(objectsOf(tenant.workspaceId).filter((f) => f.includes(run.id))).toHaveLength(2);
   });
 
+  it("serves a name with spaces at its download_url", async () => {
+    const run = sdkRun({ session_name: uniqueName("attach") });
+    const res = await postMultipart(tenant.keys.editor, [
+      ...postParts(run),
+      { name: `attachment.${run.id}.my notes`, data: "spaced", type: "text/plain" },
+    ]);
+    expect(res.status).toBe(202);
+    const read = await api(`/api/v1/runs/${run.id}`, { key: tenant.keys.viewer });
+    const url = read.body.attachments["my notes"].download_url as string;
+    expect(url).toBe(`/api/v1/runs/${run.id}/attachments/my%20notes`);
+    const got = await fetch(`${tracingUrl()}${url.slice("/api/v1".length)}`, {
+      headers: { "x-api-key": tenant.keys.viewer },
+    });
+    expect(got.status).toBe(200);
+    expect(await got.text()).toBe("spaced");
+  });
+
   it("refuses an attachment without its run, or under another workspace's run id", async () => {
     const lonely = randomUUID();
     const res = await postMultipart(tenant.keys.editor, [

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { Client } from "langsmith";
 import { Readable } from "node:stream";
@@ -208,6 +208,23 @@ describe("run attachments", () => {
     expect(objectsOf(tenant.workspaceId).filter((f) => f.includes(run.id))).toEqual([]);
   });
 
+  it("answers 404 for an attachment whose object is gone from the store", async () => {
+    const run = sdkRun({ session_name: uniqueName("attach") });
+    const res = await postMultipart(tenant.keys.editor, [
+      ...postParts(run),
+      { name: `attachment.${run.id}.file`, data: "soon gone", type: "text/plain" },
+    ]);
+    expect(res.status).toBe(202);
+    for (const file of objectsOf(tenant.workspaceId).filter((f) => f.includes(run.id)))
+      rmSync(file);
+    const gone = await download(tenant.keys.viewer, run.id, "file");
+    expect(gone.res.status).toBe(404);
+    expect(JSON.parse(gone.bytes.toString())).toEqual({
+      detail: `Run ${run.id} has no attachment file`,
+      code: "not_found",
+    });
+  });
+
   it("leave with their day once it is past the retention", async () => {
     const run = sdkRun({ session_name: uniqueName("attach") });
     const res = await postMultipart(tenant.keys.editor, [
@@ -326,6 +343,15 @@ describe("large inputs and outputs", () => {
       outputs_ref: null,
       outputs: { answer: "short" },
     });
+
+    // An object gone from the store (a delete cut short) reads as absent, never a 500.
+    const inputsFile = objectsOf(tenant.workspaceId).find((f) =>
+      f.endsWith((stored.inputs_ref as { object: string }).object.split("/").pop()!),
+    )!;
+    rmSync(inputsFile);
+    const without = await api(`/api/v1/runs/${run.id}`, { key: tenant.keys.viewer });
+    expect(without.status).toBe(200);
+    expect(without.body).toMatchObject({ inputs: null, inputs_s3_urls: null });
 
     const deleted = await api(`/api/v1/sessions/${project.id}`, {
       key: tenant.keys.editor,

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
 import type { Actor } from "@/server/auth/actor";
 import type { DbClient } from "@/server/db";
-import { notFound } from "@/server/errors";
+import { AppError, notFound } from "@/server/errors";
 import { describeError, log } from "@/server/log";
 import { TRACING_OBJECT_PATH, uploadStore } from "@/server/storage";
 import { isUuid } from "./ids";
@@ -30,6 +30,17 @@ export interface StoredAttachment {
 }
 
 const MIME = /^[\w.+-]{1,127}\/[\w.+-]{1,127}$/;
+
+/** A storage backend failure is a 503 naming the backend (logged), never a bare 500. */
+export async function inStorage<T>(what: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    log.error("tracing storage failed", { what, ...describeError(error) });
+    throw new AppError("unavailable", "Service unavailable: the storage backend cannot be reached");
+  }
+}
 
 /**
  * Where a run's stored bytes go: ids and a hash of (label, content), never anything the caller
@@ -61,10 +72,8 @@ export async function storeAttachments(
   const stored: Record<string, StoredAttachment> = {};
   for (const upload of uploads) {
     const object = tracingObjectOf(workspaceId, runId, sortTime, upload.name, upload.bytes);
-    const size = await uploadStore().put(
-      object,
-      Readable.from([upload.bytes]),
-      TRACING_MAX_PART_BYTES,
+    const size = await inStorage("store an attachment", () =>
+      uploadStore().put(object, Readable.from([upload.bytes]), TRACING_MAX_PART_BYTES),
     );
     const type = upload.mimeType.split(";")[0]!.trim().toLowerCase();
     stored[upload.name] = {
@@ -138,8 +147,11 @@ export async function openAttachment(
     : null;
   if (!stored || TRACING_OBJECT_PATH.exec(stored.object)?.[2] !== actor.workspaceId)
     throw notFound(`Run ${runId} has no attachment ${name}`);
+  // Gone from the store (a delete cut short, or restored rows): absent, not a failure.
+  if (!(await inStorage("find an attachment", () => uploadStore().exists(stored.object))))
+    throw notFound(`Run ${runId} has no attachment ${name}`);
   return {
-    body: await uploadStore().open(stored.object),
+    body: await inStorage("read an attachment", () => uploadStore().open(stored.object)),
     mimeType: stored.mime_type,
     size: stored.size,
   };

@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
+import { log } from "@/server/log";
 import { TRACING_OBJECT_PATH, uploadStore } from "@/server/storage";
-import { tracingObjectOf } from "./attachments";
+import { inStorage, tracingObjectOf } from "./attachments";
 import { TRACING_INLINE_FIELD_BYTES, TRACING_MAX_BODY_BYTES } from "./limits";
 import type { RunRow, StoredRun } from "./run-store";
 
@@ -25,7 +26,9 @@ export async function storeLargeFields(workspaceId: string, row: RunRow): Promis
     const bytes = Buffer.from(JSON.stringify(row[field]), "utf8");
     if (bytes.length <= TRACING_INLINE_FIELD_BYTES) continue;
     const object = tracingObjectOf(workspaceId, row.id, row.sort_time, `$${field}`, bytes);
-    const size = await uploadStore().put(object, Readable.from([bytes]), TRACING_MAX_BODY_BYTES);
+    const size = await inStorage(`store ${field}`, () =>
+      uploadStore().put(object, Readable.from([bytes]), TRACING_MAX_BODY_BYTES),
+    );
     row[field] = null;
     row[refKey(field)] = { object, size };
   }
@@ -47,9 +50,11 @@ export const fieldObjects = (row: { inputs_ref?: unknown; outputs_ref?: unknown 
 
 /** A stored field's value, read back whole. */
 async function loadField(ref: FieldRef): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of await uploadStore().open(ref.object)) chunks.push(chunk as Buffer);
-  return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  return inStorage("read a stored field", async () => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of await uploadStore().open(ref.object)) chunks.push(chunk as Buffer);
+    return JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown;
+  });
 }
 
 /** GET /runs/{id}: the run's stored fields in place of their references. */
@@ -60,8 +65,11 @@ export async function withStoredFields(
   for (const field of STORED_FIELDS) {
     const ref = asRef(row[refKey(field)]);
     if (!ref) continue;
-    run[field] = await loadField(ref);
     run[`${field}_s3_urls`] = null;
+    // Gone from the store (a delete cut short, or restored rows): read as absent.
+    if (await inStorage("find a stored field", () => uploadStore().exists(ref.object)))
+      run[field] = await loadField(ref);
+    else log.warn("tracing stored field missing", { run_id: row.id, field, object: ref.object });
   }
   return run;
 }

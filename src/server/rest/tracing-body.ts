@@ -48,8 +48,8 @@ export function singleAnswer(outcome: IngestOutcome) {
       first.msg,
       outcome.issues.map(({ loc, msg, type }) => ({ loc, msg, type })),
     );
-  const code = ({ 403: "forbidden", 404: "not_found", 409: "conflict", 413: "payload_too_large" } as const)[
-    first.status
-  ];
+  const code = (
+    { 403: "forbidden", 404: "not_found", 409: "conflict", 413: "payload_too_large" } as const
+  )[first.status];
   throw new AppError(code, first.msg);
 }

@@ -7,10 +7,7 @@ import type { StoredSecret } from "@/server/services/deployments/secrets";
 import { asJson } from "@/server/services/deployments/serialize";
 import type { Runtime } from "@/generated/prisma/client";
 import { deploymentUrlOf } from "@/server/services/deployments/url";
-import {
-  issueIngestKey,
-  revokeSupersededIngestKeys,
-} from "@/server/services/tracing/ingest-keys";
+import { issueIngestKey, revokeSupersededIngestKeys } from "@/server/services/tracing/ingest-keys";
 import { StepFailure } from "../drivers";
 import { DRY_RUN_MESSAGE } from "../drivers/recording";
 import {

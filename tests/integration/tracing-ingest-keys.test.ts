@@ -11,6 +11,7 @@ import {
 import { Client } from "langsmith";
 import { traceable } from "langsmith/traceable";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { ingestKeyOf } from "../../src/server/auth/ingest-keys";
 import { createDb, type Db } from "../../src/server/db";
 import { createTestDatabase } from "../../testing/database";
 import { startFakeKubeApi, type FakeKubeApi } from "../../testing/fake-kube-api";
@@ -213,6 +214,9 @@ describe("a deployment applied by Hangar's worker", () => {
     });
     expect(JSON.stringify(stored)).not.toContain(agent.key);
     expect(stored.prefix).toBe(agent.key.slice(0, 12));
+    // Derived from the installation's encryption key and the revision: a retried deploy step
+    // renders the same Secret.
+    expect(ingestKeyOf(revision.id).key).toBe(agent.key);
   });
 
   it("the tracing SDK, configured by that env alone, writes into the deployment's project", async () => {
@@ -273,6 +277,20 @@ describe("a deployment applied by Hangar's worker", () => {
 });
 
 describe("what the ingest key may not do", () => {
+  it("is rate-limited as a key (its own bucket, the per-key row), not as an anonymous caller", async () => {
+    const limitOf = async (key: string) =>
+      (
+        await call(key, "/api/v1/runs", {
+          method: "POST",
+          body: sdkRun({ session_name: undefined }),
+        })
+      ).headers.get("x-ratelimit-limit");
+    const asKey = await limitOf(tenant.keys.editor);
+    expect(asKey).toMatch(/^\d+$/);
+    expect(await limitOf(agent.key)).toBe(asKey);
+    expect(await limitOf(`hgt_${"x".repeat(43)}`)).not.toBe(asKey);
+  });
+
   it("reads nothing and makes no project or feedback: 403", async () => {
     const [run] = await runsOf(agent.name);
     const key = agent.key;

@@ -33,11 +33,12 @@ export function databasePasswordOf(deploymentId: string): string {
 }
 
 /** The tracing base pods send runs to: HANGAR_TRACING_ENDPOINT, else the public URL's. */
-export function tracingEndpoint(): string | null {
-  const endpoint =
-    env.HANGAR_TRACING_ENDPOINT ??
-    (env.HANGAR_PUBLIC_URL ? `${env.HANGAR_PUBLIC_URL.replace(/\/+$/, "")}/api/v1` : null);
-  return endpoint?.replace(/\/+$/, "") ?? null;
+export function tracingEndpoint(
+  config: Pick<typeof env, "HANGAR_TRACING_ENDPOINT" | "HANGAR_PUBLIC_URL"> = env,
+): string | null {
+  const trim = (url: string) => url.replace(/\/+$/, "");
+  if (config.HANGAR_TRACING_ENDPOINT) return trim(config.HANGAR_TRACING_ENDPOINT);
+  return config.HANGAR_PUBLIC_URL ? `${trim(config.HANGAR_PUBLIC_URL)}/api/v1` : null;
 }
 
 /**

@@ -256,14 +256,17 @@ describe("a deployment applied by Hangar's worker", () => {
     const spans: ReadableSpan[] = memory.getFinishedSpans();
 
     // The exporter reads its URL and headers from the environment when it is made.
-    const saved = { ...process.env };
-    for (const name of Object.keys(agent.env))
-      if (name.startsWith("OTEL_")) process.env[name] = agent.env[name];
+    const otel = Object.keys(agent.env).filter((name) => name.startsWith("OTEL_"));
+    const saved = new Map(otel.map((name) => [name, process.env[name]]));
+    for (const name of otel) process.env[name] = agent.env[name];
     let exporter: OTLPTraceExporter;
     try {
       exporter = new OTLPTraceExporter();
     } finally {
-      for (const name of Object.keys(agent.env)) if (!(name in saved)) delete process.env[name];
+      // Test files share this process: leave its environment as it was.
+      for (const [name, value] of saved)
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
     }
     const result = await new Promise<{ code: number; error?: Error }>((resolve) =>
       exporter.export(spans, resolve),
@@ -455,6 +458,26 @@ describe("rotation and deletion", () => {
     expect((await call(agent.key, "/api/v1/runs", { method: "POST", body: fresh })).status).toBe(
       202,
     );
+  });
+
+  it("a revision that fails to deploy leaves the live revision's key working", async () => {
+    kube.setRollout("crash_loop", { image: "registry.example/agent:3" });
+    try {
+      const patched = await call(tenant.keys.editor, `/v2/deployments/${agent.id}`, {
+        method: "PATCH",
+        body: { source_revision_config: { image_uri: "registry.example/agent:3" } },
+      });
+      expect(patched.status, patched.text).toBe(200);
+      const revision = await waitForRevision(patched.body.latest_revision_id, undefined, {
+        db,
+        timeoutMs: 60_000,
+      });
+      expect(revision.status).toBe("DEPLOY_FAILED");
+    } finally {
+      kube.setRollout("ready");
+    }
+    const run = sdkRun({ session_name: undefined, name: "after-failed-deploy" });
+    expect((await call(agent.key, "/api/v1/runs", { method: "POST", body: run })).status).toBe(202);
   });
 
   it("deleting the deployment kills its key at once", async () => {

@@ -53,7 +53,7 @@ export const INGEST_KEY_ONLY_WRITES =
 /**
  * The tracing routes (contract 15.7): a deployment's ingest key (`hgt_...`) is an actor there;
  * where `ingestKeys` is "refused" (reads, projects, feedback) it is a 403, once it proved valid.
- * Any other credential: as createRestContext.
+ * Any other credential (a key of that shape unknown as an ingest key too): as createRestContext.
  */
 export async function createTracingContext(
   headers: Headers,
@@ -61,9 +61,9 @@ export async function createTracingContext(
   ingestKeys: "accepted" | "refused",
 ): Promise<RequestContext> {
   const key = headers.get("x-api-key");
-  if (!isIngestKey(key)) return createRestContext(headers, requestId);
   const db = getDb();
-  const actor = await actorFromIngestKey(db, key);
+  const actor = isIngestKey(key) ? await actorFromIngestKey(db, key) : null;
+  if (!actor) return createRestContext(headers, requestId);
   if (ingestKeys === "refused") throw forbidden(INGEST_KEY_ONLY_WRITES);
   return { db, requestId, actor: withRequestId(actor, requestId) };
 }

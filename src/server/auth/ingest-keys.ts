@@ -26,9 +26,10 @@ export function ingestKeyOf(revisionId: string): { key: string; prefix: string; 
 
 /**
  * The actor of an ingest key: its deployment's workspace, the editor role (it writes), and its
- * project. Unknown, revoked (a later revision went live) or of a deployment being deleted: 401.
+ * project. Revoked (a later revision went live) or of a deployment being deleted: 401. Unknown:
+ * null (an API key may look like one: the caller asks the API keys next).
  */
-export async function actorFromIngestKey(db: DbClient, key: string): Promise<Actor> {
+export async function actorFromIngestKey(db: DbClient, key: string): Promise<Actor | null> {
   const row = await db.tracingIngestKey.findUnique({
     where: { keyHash: sha256Hex(key) },
     include: {
@@ -37,7 +38,8 @@ export async function actorFromIngestKey(db: DbClient, key: string): Promise<Act
       workspace: { select: { organizationId: true } },
     },
   });
-  if (!row || row.revokedAt || row.deployment.status === "AWAITING_DELETE")
+  if (!row) return null;
+  if (row.revokedAt || row.deployment.status === "AWAITING_DELETE")
     throw new AppError("unauthorized", "Invalid API key");
   return {
     kind: "ingest_key",

@@ -23,7 +23,8 @@ import { TRACING_MAX_BODY_BYTES } from "@/server/services/tracing/limits";
 import { defineEndpoint } from "../endpoint";
 
 // The tracing API (contract section 15) under /api/v1, as the reference platform's tracing SDK
-// calls it. Every other path or method under /api/v1 is a 404.
+// calls it. Every other path or method under /api/v1 is a 404. A deployment's ingest key
+// (15.7) may call the run ingest routes only: `ingestKeys` says which.
 
 const tag = "Tracing";
 const ingest = { maxBodyBytes: TRACING_MAX_BODY_BYTES };
@@ -46,6 +47,7 @@ export const tracingEndpoints = {
     operationId: "ingestRunsMultipart",
     summary: "Ingest runs, their fields, attachments and feedback as multipart parts",
     tag,
+    ingestKeys: "accepted",
     rawBody: {
       type: "multipart/form-data",
       description:
@@ -61,6 +63,7 @@ export const tracingEndpoints = {
     operationId: "ingestRunsBatch",
     summary: "Ingest runs as JSON: posts and patches",
     tag,
+    ingestKeys: "accepted",
     body: runBatchBody,
     ...ingest,
     response: ingestResult,
@@ -73,6 +76,7 @@ export const tracingEndpoints = {
     operationId: "createRun",
     summary: "Ingest one run",
     tag,
+    ingestKeys: "accepted",
     body: runWrite,
     ...ingest,
     status: 202,
@@ -84,6 +88,7 @@ export const tracingEndpoints = {
     operationId: "patchRun",
     summary: "Update one run (its fields win over the post's)",
     tag,
+    ingestKeys: "accepted",
     params: runParams,
     body: runWrite.extend({ id: z.uuid().optional() }),
     ...ingest,
@@ -98,6 +103,7 @@ export const tracingEndpoints = {
     description:
       "An OTLP exporter's ExportTraceServiceRequest, optionally gzip-compressed. The answer is an ExportTraceServiceResponse in the request's encoding (application/x-protobuf or JSON); partialSuccess names the spans refused, the others were stored. The project: the span's langsmith.trace.session_name, else the Langsmith-Project header, else the resource's service.name, else default.",
     tag,
+    ingestKeys: "accepted",
     rawBody: {
       type: ["application/x-protobuf", "application/json"],
       description: "opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest",
@@ -112,10 +118,11 @@ export const tracingEndpoints = {
     operationId: "readRun",
     summary: "Read one run",
     tag,
+    ingestKeys: "refused",
     params: runParams,
     response: run,
     status: 200,
-    errors: [404],
+    errors: [403, 404],
   }),
   queryRuns: defineEndpoint({
     method: "POST",
@@ -123,10 +130,11 @@ export const tracingEndpoints = {
     operationId: "queryRuns",
     summary: "Query runs by project, trace, ids, parent, type, name, error, start time",
     tag,
+    ingestKeys: "refused",
     body: runQueryBody,
     response: runQueryResult,
     status: 200,
-    errors: [404, 413, 415],
+    errors: [403, 404, 413, 415],
   }),
   listProjects: defineEndpoint({
     method: "GET",
@@ -134,10 +142,11 @@ export const tracingEndpoints = {
     operationId: "listTracingProjects",
     summary: "List the workspace's tracing projects (by name)",
     tag,
+    ingestKeys: "refused",
     query: projectListQuery,
     response: z.array(project),
     status: 200,
-    errors: [],
+    errors: [403],
   }),
   createProject: defineEndpoint({
     method: "POST",
@@ -145,6 +154,7 @@ export const tracingEndpoints = {
     operationId: "createTracingProject",
     summary: "Create a tracing project in the caller's workspace",
     tag,
+    ingestKeys: "refused",
     query: projectCreateQuery,
     body: projectCreateBody,
     response: project,
@@ -158,10 +168,11 @@ export const tracingEndpoints = {
     operationId: "readTracingProject",
     summary: "Read a tracing project",
     tag,
+    ingestKeys: "refused",
     params: projectParams,
     response: project,
     status: 200,
-    errors: [404],
+    errors: [403, 404],
   }),
   createFeedback: defineEndpoint({
     method: "POST",
@@ -169,6 +180,7 @@ export const tracingEndpoints = {
     operationId: "createFeedback",
     summary: "Record feedback on a run or a project",
     tag,
+    ingestKeys: "refused",
     body: feedbackCreateBody,
     response: feedback,
     status: 200,
@@ -180,10 +192,11 @@ export const tracingEndpoints = {
     operationId: "listFeedback",
     summary: "List feedback, by run and key",
     tag,
+    ingestKeys: "refused",
     query: feedbackListQuery,
     response: z.array(feedback),
     status: 200,
-    errors: [],
+    errors: [403],
   }),
   readFeedback: defineEndpoint({
     method: "GET",
@@ -191,9 +204,10 @@ export const tracingEndpoints = {
     operationId: "readFeedback",
     summary: "Read one feedback",
     tag,
+    ingestKeys: "refused",
     params: feedbackParams,
     response: feedback,
     status: 200,
-    errors: [404],
+    errors: [403, 404],
   }),
 };

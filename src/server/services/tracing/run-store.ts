@@ -84,13 +84,15 @@ function mergeDuplicates(rows: RunRow[]): RunRow[] {
 /**
  * One upsert statement for the batch. A post fills only what is still empty (a retried post
  * changes nothing; a patch that came first keeps its fields); a patch's fields win. A row of
- * another workspace with the same key is left alone and its id is missing from the answer.
+ * another workspace with the same key is left alone and its id is missing from the answer; with
+ * `projectId` (an ingest key's), so is a row of any other project.
  */
 async function upsertRuns(
   db: DbClient,
   workspaceId: string,
   kind: "post" | "patch",
   rows: RunRow[],
+  projectId?: string,
 ): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
   const merged = mergeDuplicates(rows);
@@ -107,27 +109,30 @@ async function upsertRuns(
      ORDER BY x.sort_time, x.id
     ON CONFLICT ("id", "sort_time") DO UPDATE SET ${set},
       "posted" = r."posted" OR excluded."posted", "updated_at" = now()
-    WHERE r."workspace_id" = excluded."workspace_id"
+    WHERE r."workspace_id" = excluded."workspace_id"${projectId ? ` AND r."project_id" = $3::uuid` : ""}
     RETURNING "id"::text AS id`;
   const written = await db.$queryRawUnsafe<{ id: string }[]>(
     sql,
     workspaceId,
     JSON.stringify(merged),
+    ...(projectId ? [projectId] : []),
   );
   return new Set(written.map((w) => w.id));
 }
 
-/** The partition time of runs already stored in the workspace, by id. */
+/** The partition time of runs already stored in the workspace (in the project, if given), by id. */
 async function runTimesById(
   db: DbClient,
   workspaceId: string,
   ids: string[],
+  projectId?: string,
 ): Promise<Map<string, string>> {
   const rows = await db.$queryRawUnsafe<{ id: string; t: string }[]>(
     `SELECT id::text AS id, ${isoSql("sort_time")} AS t FROM "tracing_runs"
-      WHERE workspace_id = $1::uuid AND id = ANY($2::uuid[])`,
+      WHERE workspace_id = $1::uuid AND id = ANY($2::uuid[])${projectId ? " AND project_id = $3::uuid" : ""}`,
     workspaceId,
     ids,
+    ...(projectId ? [projectId] : []),
   );
   return new Map(rows.map((r) => [r.id, r.t]));
 }

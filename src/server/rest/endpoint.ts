@@ -27,6 +27,12 @@ export interface Endpoint<
    * (Authorization: Bearer, the listener protocol); every other one an API key or a session.
    */
   auth?: "public" | "listener";
+  /**
+   * The tracing routes only: whether a deployment's ingest key (contract 15.7) may call it
+   * ("accepted": the run ingest routes) or is refused with a 403 ("refused"). Unset: the key is
+   * unknown here (401), as on every other route.
+   */
+  ingestKeys?: "accepted" | "refused";
   /** The organization role the caller needs (checked before parsing; stated in OpenAPI). */
   orgRole?: OrgRole;
   params?: P;

@@ -3,7 +3,7 @@ import { requestIdFrom } from "@/server/request-id";
 import type { NextRequest } from "next/server";
 import type { z } from "zod";
 import { MISSING_CREDENTIALS, requireOrgRole, type Actor } from "@/server/auth/actor";
-import { createRestContext } from "@/server/context";
+import { createRestContext, createTracingContext } from "@/server/context";
 import type { Listener } from "@/generated/prisma/client";
 import { listenerFromToken } from "@/server/auth/listener-tokens";
 import { getDb, type Db } from "@/server/db";
@@ -69,7 +69,9 @@ export function route<E extends Endpoint>(
       const context =
         endpoint.auth === "public" || endpoint.auth === "listener"
           ? { db: getDb(), requestId, actor: null }
-          : await createRestContext(req.headers, requestId);
+          : endpoint.ingestKeys
+            ? await createTracingContext(req.headers, requestId, endpoint.ingestKeys)
+            : await createRestContext(req.headers, requestId);
       const actor = context.actor;
       const listener =
         endpoint.auth === "listener"

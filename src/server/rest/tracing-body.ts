@@ -27,7 +27,7 @@ export function batchAnswer(outcome: IngestOutcome) {
   );
 }
 
-/** A single run's answer: its own issue's status (404, 409, 413, 422). */
+/** A single run's answer: its own issue's status (403, 404, 409, 413, 422). */
 export function singleAnswer(outcome: IngestOutcome) {
   const [first] = outcome.issues;
   if (!first) return { $status: 202, body: {} };
@@ -37,8 +37,8 @@ export function singleAnswer(outcome: IngestOutcome) {
       first.msg,
       outcome.issues.map(({ loc, msg, type }) => ({ loc, msg, type })),
     );
-  throw new AppError(
-    first.status === 404 ? "not_found" : first.status === 409 ? "conflict" : "payload_too_large",
-    first.msg,
-  );
+  const code = (
+    { 403: "forbidden", 404: "not_found", 409: "conflict", 413: "payload_too_large" } as const
+  )[first.status];
+  throw new AppError(code, first.msg);
 }

@@ -1,19 +1,14 @@
 import { runWrite, type RunWrite } from "@/schemas/tracing";
-import { requireRole, type Actor } from "@/server/auth/actor";
+import { requireRole, type Actor, type IngestScope } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
 import { AppError, type ValidationIssue } from "@/server/errors";
 import { parseOrThrow } from "@/server/validation";
-import {
-  attachmentObjects,
-  removeStoredObjects,
-  storeAttachments,
-  type AttachmentUpload,
-} from "./attachments";
+import type { AttachmentUpload } from "./attachments";
 import { TRACING_FUTURE_DAYS } from "./limits";
 import { ensureRunPartitions, retentionCutoff } from "./partitions";
 import { projectIdsByName, projectIdsInWorkspace } from "./projects";
 import { runStore, type RunRow } from "./run-store";
-import { fieldObjects, storeLargeFields } from "./stored-fields";
+import { removeRefusedObjects, storeRunObjects } from "./run-objects";
 import { DAY_MS, parseDottedOrder, toIsoInstant } from "./time";
 
 // Run ingest, one door for every route (multipart, batch, single post and patch): each run is
@@ -28,9 +23,12 @@ export interface RunOp {
   attachments?: AttachmentUpload[];
 }
 
-/** One refused run or part: its status says why (404 unknown, 409 id in use, 413, 422). */
+/**
+ * One refused run or part: its status says why (403 another project than an ingest key's, 404
+ * unknown, 409 id in use, 413, 422).
+ */
 export interface IngestIssue extends ValidationIssue {
-  status: 404 | 409 | 413 | 422;
+  status: 403 | 404 | 409 | 413 | 422;
 }
 
 export interface IngestOutcome {
@@ -59,11 +57,20 @@ export async function ingestRuns(
   now = new Date(),
 ): Promise<IngestOutcome> {
   requireRole(actor, "editor");
+  const scope = actor.ingest;
   const issues: IngestIssue[] = [];
   const planned: Planned[] = [];
   for (const op of ops) {
     try {
-      const run = parseOrThrow("body", runWrite, op.value);
+      let run = parseOrThrow("body", runWrite, op.value);
+      if (scope) {
+        const outside = outsideScope(run, scope, op.loc);
+        if (outside) {
+          issues.push(outside);
+          continue;
+        }
+        run = { ...run, session_id: scope.projectId, session_name: undefined };
+      }
       if (run.dotted_order && toIsoInstant(parseDottedOrder(run.dotted_order).time) === null) {
         issues.push(
           issue(
@@ -81,7 +88,7 @@ export async function ingestRuns(
         issues.push(issue([...op.loc, ...i.loc.slice(1)], i.msg, i.type));
     }
   }
-  await fillPatchTimes(db, actor.workspaceId, planned);
+  await fillPatchTimes(db, actor.workspaceId, planned, scope?.projectId);
   const projects = await resolveProjects(db, actor.workspaceId, planned);
 
   const oldest = retentionCutoff(now).getTime();
@@ -97,16 +104,7 @@ export async function ingestRuns(
     rows.map((r) => new Date(r.row.sort_time)),
   );
   // Stored bytes first, so a row never names an object that is not there.
-  for (const r of rows) {
-    await storeLargeFields(actor.workspaceId, r.row);
-    if (r.op.attachments?.length)
-      r.row.attachments = await storeAttachments(
-        actor.workspaceId,
-        r.row.id,
-        r.row.sort_time,
-        r.op.attachments,
-      );
-  }
+  await storeRunObjects(actor.workspaceId, rows);
   let accepted = 0;
   for (const kind of ["post", "patch"] as const) {
     const ofKind = rows.filter((r) => r.kind === kind);
@@ -115,17 +113,17 @@ export async function ingestRuns(
       actor.workspaceId,
       kind,
       ofKind.map((r) => r.row),
+      scope?.projectId,
     );
+    const refused: RunRow[] = [];
     for (const r of ofKind) {
       if (written.has(r.row.id)) accepted++;
       else {
         issues.push(issue(r.loc, `Run id ${r.row.id} is already in use`, "run_id_conflict", 409));
-        await removeStoredObjects([
-          ...attachmentObjects(r.row.attachments),
-          ...fieldObjects(r.row),
-        ]);
+        refused.push(r.row);
       }
     }
+    await removeRefusedObjects(db, actor.workspaceId, refused);
   }
   return { accepted, issues };
 }
@@ -138,11 +136,39 @@ function plannedTime(run: RunWrite, kind: RunOp["kind"]): string | null {
   return kind === "post" ? new Date().toISOString() : null;
 }
 
+/**
+ * An ingest key writes into its own project only (contract 15.7): a run naming another one, by
+ * id or by name, is refused (403, whether that project exists or not); one naming none is its.
+ */
+function outsideScope(
+  run: RunWrite,
+  scope: IngestScope,
+  loc: (string | number)[],
+): IngestIssue | null {
+  const refuse = (field: string, named: string) =>
+    issue(
+      [...loc, field],
+      `This ingest key writes only into project ${scope.projectName}, not ${named}`,
+      "project_forbidden",
+      403,
+    );
+  if (run.session_id && run.session_id.toLowerCase() !== scope.projectId)
+    return refuse("session_id", run.session_id);
+  if (run.session_name && run.session_name !== scope.projectName)
+    return refuse("session_name", run.session_name);
+  return null;
+}
+
 /** A patch naming neither dotted_order nor start_time lands on the run already stored. */
-async function fillPatchTimes(db: Db, workspaceId: string, planned: Planned[]) {
+async function fillPatchTimes(
+  db: Db,
+  workspaceId: string,
+  planned: Planned[],
+  projectId: string | undefined,
+) {
   const unknown = planned.filter((p) => p.sortTime === null).map((p) => p.run.id);
   if (unknown.length === 0) return;
-  const times = await runStore.runTimesById(db, workspaceId, unknown);
+  const times = await runStore.runTimesById(db, workspaceId, unknown, projectId);
   for (const p of planned) if (p.sortTime === null) p.sortTime = times.get(p.run.id) ?? null;
 }
 

@@ -158,6 +158,7 @@ describe("GET /api/v1/runs/{run_id}/tree", () => {
   it("answers the whole trace from any of its runs: depth first, depth, offsets", async () => {
     const res = await api(`/api/v1/runs/${search.id}/tree`, { key: tenant.keys.viewer });
     expect(res.status).toBe(200);
+    expect(res.headers.get("ratelimit-policy")).toBe('"run-lookup-api-key";q=30;w=60');
     expect(res.body).toMatchObject({
       trace_id: root.id,
       root_run_id: root.id,

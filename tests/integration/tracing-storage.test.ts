@@ -72,6 +72,7 @@ describe("run attachments", () => {
     const { res: got, bytes } = await download(tenant.keys.viewer, run.id, "picture");
     expect(got.status).toBe(200);
     expect(got.headers.get("content-type")).toBe("image/png");
+    expect(got.headers.get("ratelimit-policy")).toBe('"run-lookup-api-key";q=30;w=60');
     expect(got.headers.get("content-disposition")).toBe('attachment; filename="picture"');
     expect(bytes.equals(picture)).toBe(true);
     const html = await download(tenant.keys.viewer, run.id, "notes");

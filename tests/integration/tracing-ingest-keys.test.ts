@@ -53,6 +53,9 @@ beforeAll(async () => {
   server = await startServer({
     ...inject("testEnv"),
     DATABASE_URL: database.url,
+    // Its own rate-limit counters: the revoked and foreign keys this file sends count by
+    // address, and must not spend the shared server's anonymous budget (100 a minute).
+    HANGAR_RATELIMIT_PREFIX: `rl-ingest-keys-${randomUUID()}`,
     // external_container deployments, applied by the worker or by a listener.
     HANGAR_MODE: "self_hosted",
     HANGAR_LISTENER_LEASE_SECONDS: "2",

@@ -249,8 +249,9 @@ async function runStats(
            ${Prisma.raw(isoSql("max(sort_time)"))} AS last_run_start_time
       FROM (SELECT date_trunc(${interval}, sort_time AT TIME ZONE 'UTC') AS bucket, sort_time, error,
                    prompt_tokens, completion_tokens, total_tokens,
-                   GREATEST(0, EXTRACT(EPOCH FROM end_time - COALESCE(start_time, sort_time)))::float8
-                     AS latency
+                   -- GREATEST skips nulls: a pending run's latency stays null, not 0.
+                   CASE WHEN end_time IS NOT NULL THEN GREATEST(0, EXTRACT(EPOCH FROM
+                     end_time - COALESCE(start_time, sort_time)))::float8 END AS latency
               FROM "tracing_runs" WHERE ${where}) AS r
      GROUP BY GROUPING SETS ((bucket), ())
      ORDER BY bucket NULLS FIRST`);

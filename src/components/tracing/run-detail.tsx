@@ -78,7 +78,11 @@ export function RunDetail({ runId }: { runId: string }) {
       </header>
       {error && (
         <Section title="Error">
-          <pre className="max-h-64 overflow-auto rounded-md border border-red-200 bg-red-50 p-3 text-xs whitespace-pre-wrap text-red-900 dark:border-red-900 dark:bg-red-950/40 dark:text-red-200">
+          <pre
+            tabIndex={0}
+            aria-label="Error"
+            className="max-h-64 overflow-auto rounded-md border border-red-200 bg-red-50 p-3 text-xs whitespace-pre-wrap text-red-900 dark:border-red-900 dark:bg-red-950/40 dark:text-red-200"
+          >
             {error.length > 20_000 ? `${error.slice(0, 20_000)}…` : error}
           </pre>
         </Section>

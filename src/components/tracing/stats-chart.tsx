@@ -80,7 +80,7 @@ export function StatsChart({ stats, rangeLabel }: { stats: RunStats; rangeLabel:
 
   return (
     <figure className="space-y-2">
-      <div ref={ref} className="w-full">
+      <div ref={ref} className="w-full overflow-hidden">
         <svg
           role="img"
           aria-label={summaryOf(stats, rangeLabel)}

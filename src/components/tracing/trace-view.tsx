@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { ArrowLeft } from "lucide-react";
 import Link from "next/link";
-import { usePathname, useRouter } from "next/navigation";
+import { usePathname } from "next/navigation";
 import { useEffect, useRef } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -21,7 +21,6 @@ const LIVE_MS = 3000;
 
 export function TraceView({ traceId, runId }: { traceId: string; runId: string | null }) {
   const trpc = useTRPC();
-  const router = useRouter();
   const pathname = usePathname();
   const heading = useRef<HTMLHeadingElement>(null);
   const trace = useQuery({
@@ -66,8 +65,9 @@ export function TraceView({ traceId, runId }: { traceId: string; runId: string |
   const runs = trace.data.runs;
   const root = runs[0]!;
   const selected = runs.find((r) => r.id === runId)?.id ?? root.id;
+  // The native history call keeps useSearchParams in step without a server round trip per key.
   const select = (id: string) =>
-    router.replace(`${pathname}?trace=${traceId}&run=${id}`, { scroll: false });
+    window.history.replaceState(null, "", `${pathname}?trace=${traceId}&run=${id}`);
 
   return (
     <div className="space-y-4">

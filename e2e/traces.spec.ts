@@ -125,7 +125,7 @@ test("a deployment's Traces tab: chart, live runs, filters, a trace's waterfall"
   await expect(page).toHaveURL(new RegExp(`/deployments/${id}/traces$`));
 
   // The chart is a plot with a summary; the runs list the two traces (root runs).
-  const chart = page.getByRole("img", { name: /Runs, errors and latency per minute/ });
+  const chart = page.getByRole("img", { name: /Runs, errors and latency per hour/ });
   await expect(chart).toBeVisible();
   await expect(chart).toHaveAccessibleName(/2 runs, 1 errors \(50 %\)/);
   const runs = page.getByRole("table", { name: "Runs" });
@@ -185,6 +185,10 @@ test("a deployment's Traces tab: chart, live runs, filters, a trace's waterfall"
     outputs.getByRole("button", { name: /Show more \(3,000 more characters\)/ }),
   ).toBeVisible();
 
+  // Home and End too, from the list (the paging button took the focus).
+  await waterfall.getByRole("button", { name: /search-flights/ }).focus();
+  await page.keyboard.press("Home");
+  await expect(waterfall.getByRole("button", { name: /plan-trip/ })).toBeFocused();
   await page.keyboard.press("End");
   await expect(waterfall.getByRole("button", { name: /write-answer/ })).toBeFocused();
   // Text from the payload is shown as text, never as markup.
@@ -247,15 +251,27 @@ test.describe("at 390 px", () => {
     const id = await createDeployment(page, name);
     const seeded = traces(name);
     await ingest(page, [seeded.plan, seeded.flights, seeded.llm, seeded.hotel]);
+    /** What sticks out past the screen's right edge (outside any scrolling frame), if anything. */
     const overflow = () =>
-      page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      page.evaluate(() => {
+        const width = window.innerWidth;
+        const clipped = (el: Element) => {
+          for (let p = el.parentElement; p; p = p.parentElement)
+            if (getComputedStyle(p).overflowX !== "visible") return true;
+          return false;
+        };
+        const wide = [...document.querySelectorAll("body *")]
+          .filter((el) => el.getBoundingClientRect().right > width + 1 && !clipped(el))
+          .map((el) => `${el.tagName.toLowerCase()}.${el.getAttribute("class") ?? ""}`);
+        return { scroll: document.documentElement.scrollWidth - width, wide: wide.slice(0, 5) };
+      });
 
     await page.goto(`/deployments/${id}/traces`);
     await expect(page.getByRole("img", { name: /2 runs/ })).toBeVisible();
     await expect(
       page.getByRole("table", { name: "Runs" }).getByRole("link", { name: "plan-trip" }),
     ).toBeVisible();
-    expect(await overflow()).toBeLessThanOrEqual(0);
+    expect(await overflow()).toEqual({ scroll: 0, wide: [] });
     await auditPage(page, "traces-tab-390");
 
     await page.getByRole("link", { name: "plan-trip" }).click();
@@ -265,7 +281,7 @@ test.describe("at 390 px", () => {
     await expect(
       page.getByRole("article").getByRole("heading", { name: /write-answer/ }),
     ).toBeVisible();
-    expect(await overflow()).toBeLessThanOrEqual(0);
+    expect(await overflow()).toEqual({ scroll: 0, wide: [] });
     await auditPage(page, "traces-waterfall-390");
   });
 });

@@ -14,7 +14,9 @@ export const formatCount = (n: number | null | undefined) =>
   n === null || n === undefined ? "—" : n.toLocaleString("en");
 
 export const formatRate = (rate: number | null | undefined) =>
-  rate === null || rate === undefined ? "—" : `${(rate * 100).toFixed(rate < 0.1 ? 1 : 0)} %`;
+  rate === null || rate === undefined
+    ? "—"
+    : `${(rate * 100).toFixed(rate > 0 && rate < 0.1 ? 1 : 0)} %`;
 
 const timeOnly = new Intl.DateTimeFormat("en", {
   hour: "2-digit",

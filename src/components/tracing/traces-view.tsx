@@ -261,7 +261,10 @@ function RunsOverview({ projectId, projectName }: { projectId: string; projectNa
                     ["Error rate", formatRate(stats.data.error_rate)],
                     ["Latency p50", formatLatency(stats.data.latency_p50)],
                     ["Latency p99", formatLatency(stats.data.latency_p99)],
-                    ["Tokens", formatCount(stats.data.total_tokens)],
+                    [
+                      children ? "Tokens" : "Tokens (root runs)",
+                      formatCount(stats.data.total_tokens),
+                    ],
                   ] as const
                 ).map(([label, value]) => (
                   <div key={label} className="rounded-md bg-zinc-50 px-3 py-2 dark:bg-zinc-800/50">

@@ -83,7 +83,7 @@ export function Waterfall({
                 style={{ paddingLeft: `${Math.min(run.depth, 8) * 0.875}rem` }}
               >
                 <span className="truncate font-medium">{run.name || "(unnamed)"}</span>
-                <span className="shrink-0 text-xs text-zinc-500 dark:text-zinc-400">
+                <span className="shrink-0 text-xs text-zinc-600 dark:text-zinc-400">
                   {run.run_type}
                 </span>
                 {run.status !== "success" && <RunStatusBadge status={run.status} />}

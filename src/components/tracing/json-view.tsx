@@ -9,8 +9,8 @@ import { useState } from "react";
 
 const PAGE = 50;
 const STRING_CHARS = 2000;
-/** Levels below this open collapsed. */
-const OPEN_DEPTH = 2;
+/** Levels below this open collapsed (a chat input's messages show their text). */
+const OPEN_DEPTH = 3;
 
 const more =
   "mt-1 rounded-sm text-xs font-medium text-blue-700 underline underline-offset-2 hover:text-blue-900 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-400 dark:hover:text-blue-300";
@@ -48,7 +48,10 @@ function Branch({ label, value, depth }: { label: string | null; value: object; 
   const entries: [string, unknown][] = isList
     ? (value as unknown[]).map((v, i) => [String(i), v])
     : Object.entries(value);
-  const summary = isList ? `[${entries.length} items]` : `{${entries.length} keys}`;
+  const n = entries.length;
+  const summary = isList
+    ? `[${n} ${n === 1 ? "item" : "items"}]`
+    : `{${n} ${n === 1 ? "key" : "keys"}}`;
   if (entries.length === 0)
     return (
       <div>

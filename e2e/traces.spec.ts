@@ -127,7 +127,7 @@ test("a deployment's Traces tab: chart, live runs, filters, a trace's waterfall"
   // The chart is a plot with a summary; the runs list the two traces (root runs).
   const chart = page.getByRole("img", { name: /Runs, errors and latency per hour/ });
   await expect(chart).toBeVisible();
-  await expect(chart).toHaveAccessibleName(/2 runs, 1 errors \(50 %\)/);
+  await expect(chart).toHaveAccessibleName(/2 runs, 1 error \(50 %\)/);
   const runs = page.getByRole("table", { name: "Runs" });
   await expect(runs.getByRole("link", { name: "plan-trip" })).toBeVisible();
   await expect(runs.getByRole("row", { name: /book-hotel/ })).toContainText("Error");
@@ -140,7 +140,7 @@ test("a deployment's Traces tab: chart, live runs, filters, a trace's waterfall"
   // A run sent now arrives while the tab is open, and the figures follow.
   await ingest(page, [run(name, { name: "late-arrival", start: Date.now() - 1000, ms: 300 })]);
   await expect(runs.getByRole("link", { name: "late-arrival" })).toBeVisible();
-  await expect(chart).toHaveAccessibleName(/3 runs, 1 errors/);
+  await expect(chart).toHaveAccessibleName(/3 runs, 1 error \(33 %\)/);
   await expect(runs.getByRole("row", { name: /late-arrival/ })).toContainText("just now");
 
   // Filters: errors only, then a name search.
@@ -237,7 +237,7 @@ test("the Tracing projects page lists projects with their last day and opens one
 
   await row.getByRole("link", { name }).first().click();
   await expect(page.getByRole("heading", { name, level: 1 })).toBeVisible();
-  await expect(page.getByRole("img", { name: /2 runs, 1 errors/ })).toBeVisible();
+  await expect(page.getByRole("img", { name: /2 runs, 1 error/ })).toBeVisible();
   await page.getByRole("link", { name: "Its deployment" }).click();
   await expect(page).toHaveURL(new RegExp(`/deployments/${id}$`));
 });

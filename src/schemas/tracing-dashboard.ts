@@ -28,6 +28,7 @@ export const projectOverviewList = z.object({
   truncated: z.boolean(),
 });
 
+export const projectIdInput = z.object({ id: uuid });
 export const deploymentProjectInput = z.object({ deploymentId: uuid });
 export const projectRef = z.object({ id: uuid, name: z.string(), deployment_id: uuid.nullable() });
 

@@ -99,7 +99,7 @@ describe("POST /api/v1/runs/stats", () => {
     expect(res.body.last_run_start_time).toBe(`${iso(hour + 3_605_000).slice(0, 19)}.000000Z`);
     expect(res.body.buckets).toHaveLength(3);
     expect(res.body.buckets[0]).toMatchObject({
-      start_time: iso(hour).replace(".000Z", "Z"),
+      start_time: `${iso(hour).slice(0, 19)}.000000Z`,
       run_count: 4,
       error_count: 1,
       error_rate: 0.25,

@@ -31,6 +31,8 @@ function useWidth() {
   return { ref, width };
 }
 
+const plural = (n: number, word: string) => `${formatCount(n)} ${word}${n === 1 ? "" : "s"}`;
+
 function summaryOf(stats: RunStats, rangeLabel: string): string {
   const busiest = stats.buckets.reduce(
     (top, b) => (b.run_count > (top?.run_count ?? 0) ? b : top),
@@ -38,10 +40,10 @@ function summaryOf(stats: RunStats, rangeLabel: string): string {
   );
   return [
     `Runs, errors and latency per ${stats.interval}, ${rangeLabel.toLowerCase()}:`,
-    `${formatCount(stats.run_count)} runs, ${formatCount(stats.error_count)} errors (${formatRate(stats.error_rate)}),`,
+    `${plural(stats.run_count, "run")}, ${plural(stats.error_count, "error")} (${formatRate(stats.error_rate)}),`,
     `latency p50 ${formatLatency(stats.latency_p50)}, p99 ${formatLatency(stats.latency_p99)}.`,
     busiest
-      ? `Busiest ${stats.interval}: ${bucketLabel(busiest.start_time, stats.interval)} with ${busiest.run_count} runs.`
+      ? `Busiest ${stats.interval}: ${bucketLabel(busiest.start_time, stats.interval)} with ${plural(busiest.run_count, "run")}.`
       : "",
   ]
     .join(" ")

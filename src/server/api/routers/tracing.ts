@@ -2,6 +2,7 @@ import { project } from "@/schemas/tracing";
 import {
   deploymentProjectInput,
   listRunsInput,
+  projectIdInput,
   projectOverviewList,
   projectRef,
   projectStats,
@@ -23,7 +24,6 @@ import { listRunSummaries } from "@/server/services/tracing/run-list";
 import { readRun } from "@/server/services/tracing/runs-read";
 import { runStats } from "@/server/services/tracing/stats";
 import { listTraceRuns } from "@/server/services/tracing/trace-runs";
-import { z } from "zod";
 import { createRouter, workspaceProcedure } from "../trpc";
 
 // The dashboard's Traces views: every procedure reads, any role; all inside the workspace.
@@ -33,7 +33,7 @@ export const tracingRouter = createRouter({
     .output(projectOverviewList)
     .query(({ ctx }) => listProjectOverview(ctx.db, ctx.actor)),
   project: workspaceProcedure
-    .input(z.object({ id: z.uuid() }))
+    .input(projectIdInput)
     .output(project)
     .query(({ ctx, input }) => readProject(ctx.db, ctx.actor, input.id)),
   deploymentProject: workspaceProcedure

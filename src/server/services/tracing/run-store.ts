@@ -238,7 +238,7 @@ async function runStats(
 ): Promise<RunStatsRow[]> {
   const where = Prisma.join(runConditions(f), " AND ");
   return db.$queryRaw<RunStatsRow[]>(Prisma.sql`
-    SELECT to_char(bucket, 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS bucket,
+    SELECT to_char(bucket, 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS bucket,
            count(*)::int AS run_count,
            count(*) FILTER (WHERE error IS NOT NULL)::int AS error_count,
            percentile_cont(0.5) WITHIN GROUP (ORDER BY latency) AS latency_p50,

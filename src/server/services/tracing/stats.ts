@@ -29,7 +29,8 @@ export function autoInterval(rangeMs: number): StatsIntervalName {
 
 /** The UTC start of the bucket an instant falls in (minute, hour and day align on epoch). */
 const bucketOf = (ms: number, step: number) => Math.floor(ms / step) * step;
-const bucketIso = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
+/** As every time the tracing API answers: ISO 8601 UTC with microseconds. */
+const bucketIso = (ms: number) => new Date(ms).toISOString().replace(/Z$/, "000Z");
 
 function figures(row: RunStatsRow | undefined): StatsFigures {
   const runs = row?.run_count ?? 0;

@@ -117,7 +117,7 @@ function RunsOverview({ projectId, projectName }: { projectId: string; projectNa
   else
     list = (
       <div className="space-y-3">
-        <div aria-busy={runs.isFetching && !runs.isFetchingNextPage}>
+        <div aria-busy={runs.isPlaceholderData}>
           <Table aria-label="Runs">
             <thead>
               <tr>

@@ -19,11 +19,19 @@ export async function benchWorkspace(db: Db, name: string) {
 }
 
 /** A viewer member of the bench workspace and a personal API key of theirs, for HTTP reads. */
-export async function benchViewerKey(db: Db, ws: { id: string; organizationId: string }) {
+export const benchViewerKey = (db: Db, ws: { id: string; organizationId: string }) =>
+  benchKey(db, ws, "viewer");
+
+/** A member of the bench workspace with this role and a personal API key of theirs. */
+export async function benchKey(
+  db: Db,
+  ws: { id: string; organizationId: string },
+  role: "viewer" | "editor",
+) {
   const user = await db.user.create({
-    data: { email: `bench-${ws.id}@example.test`, name: "bench" },
+    data: { email: `bench-${role}-${ws.id}@example.test`, name: "bench" },
   });
-  await db.membership.create({ data: { userId: user.id, workspaceId: ws.id, role: "viewer" } });
+  await db.membership.create({ data: { userId: user.id, workspaceId: ws.id, role } });
   // Imported when called: a benchmark sets its environment before the app's modules load.
   const { generateApiKey } = await import("../src/server/auth/api-keys");
   const key = generateApiKey();
@@ -33,7 +41,7 @@ export async function benchViewerKey(db: Db, ws: { id: string; organizationId: s
       workspaceId: ws.id,
       name: "bench",
       kind: "personal",
-      role: "viewer",
+      role,
       orgRole: "member",
       prefix: key.prefix,
       keyHash: key.hash,

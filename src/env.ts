@@ -57,6 +57,11 @@ const schema = z.object({
    * "Tracing"); runs older than this are refused at ingest.
    */
   HANGAR_TRACING_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(14),
+  /**
+   * The tracing base deployed pods send runs to (LANGSMITH_ENDPOINT), when they reach Hangar at
+   * another address than HANGAR_PUBLIC_URL (e.g. in-cluster). Default: HANGAR_PUBLIC_URL/api/v1.
+   */
+  HANGAR_TRACING_ENDPOINT: z.url().optional(),
   /** Path of a kubeconfig: when set, revisions are applied to that cluster; else only recorded. */
   HANGAR_KUBECONFIG: z.string().optional(),
   /** Where HANGAR_BUILDER=kubernetes runs its build Jobs (README "Builds"). */

@@ -13,6 +13,8 @@ export type Fault =
 export interface SimContainer {
   name: string;
   image: string;
+  /** The template's env, as a real pod's spec carries it. */
+  env?: Record<string, unknown>[];
   current: Line[];
   previous: Line[] | null;
   followers: Map<http.ServerResponse, boolean>;
@@ -107,6 +109,12 @@ export const podObject = (
     creationTimestamp: pod.createdAt,
     ownerReferences: [{ kind: "ReplicaSet", name: pod.name.replace(/-\d+$/, "") }],
   },
-  spec: { containers: pod.containers.map((c) => ({ name: c.name, image: c.image })) },
+  spec: {
+    containers: pod.containers.map((c) => ({
+      name: c.name,
+      image: c.image,
+      ...(c.env ? { env: c.env } : {}),
+    })),
+  },
   status: statusOf(pod, object, rollout),
 });

@@ -21,7 +21,7 @@ interface WorkloadSpec {
   selector?: { matchLabels?: Record<string, string> };
   template?: {
     metadata?: { labels?: Record<string, string> };
-    spec?: { containers?: { name: string; image: string }[] };
+    spec?: { containers?: { name: string; image: string; env?: Record<string, unknown>[] }[] };
   };
 }
 
@@ -134,6 +134,7 @@ export function podSimulator(
           containers: (spec.template?.spec?.containers ?? []).map((c) => ({
             name: c.name,
             image: c.image,
+            env: c.env,
             current: [],
             previous: crashes ? CRASH_LOG.split("\n").map((t): Line => [tick(), t]) : null,
             followers: new Map(),

@@ -73,14 +73,8 @@ export const runIdInput = z.object({ id: uuid });
 /** The SDK's Run (contract 15.4), as GET /runs/{id} answers it. */
 export const runDetail = z.record(z.string(), z.unknown());
 
+/** A trace for the waterfall: the REST tree's first page (schemas/tracing.ts `traceTree`). */
 export const traceRunsInput = z.object({ traceId: uuid });
-export const traceRuns = z.object({
-  /** In dotted_order (a parent before its children); depth 0 is the root. */
-  runs: z.array(runSummary.extend({ depth: z.number().int() })),
-  /** The trace has more runs than the waterfall shows. */
-  truncated: z.boolean(),
-});
-export type TraceRuns = z.infer<typeof traceRuns>;
 
 export const projectStatsInput = z.object({
   projectId: uuid,

@@ -54,6 +54,7 @@ export const runBatchBody = z
   });
 
 export const runParams = z.object({ run_id: z.string() });
+export const runAttachmentParams = z.object({ run_id: z.string(), name: z.string().max(1024) });
 export const projectParams = z.object({ project_id: z.string() });
 export const feedbackParams = z.object({ feedback_id: z.string() });
 
@@ -89,6 +90,8 @@ export const RUN_FIELDS = [
   "prompt_cost",
   "completion_cost",
   "total_cost",
+  "inputs_s3_urls",
+  "outputs_s3_urls",
 ] as const;
 
 export const runQueryBody = z.object({
@@ -102,6 +105,18 @@ export const runQueryBody = z.object({
   run_type: z.string().max(64).nullish(),
   name: z.string().max(1024).nullish(),
   error: z.boolean().nullish(),
+  /** As the run reads back: `error` when error is set, else `success` when ended, else `pending`. */
+  status: z.enum(["success", "error", "pending"]).nullish(),
+  /** Runs carrying every one of these tags. */
+  tags: z.array(z.string().max(256)).max(50).nullish(),
+  /** Runs whose `extra.metadata` has each key with exactly this value (a JSON scalar). */
+  metadata: z
+    .record(
+      z.string().min(1).max(256),
+      z.union([z.string().max(4096), z.number().finite(), z.boolean()]),
+    )
+    .refine((m) => Object.keys(m).length <= 20, { message: "At most 20 metadata keys" })
+    .nullish(),
   /** Runs that started at or after this instant. */
   start_time: z.iso.datetime({ offset: true, local: true }).nullish(),
   /** Runs that started before this instant. */
@@ -165,6 +180,51 @@ export const runStatsResult = statsFigures
   })
   .meta({ id: "TracingRunStats" });
 export type RunStats = z.infer<typeof runStatsResult>;
+
+/** GET /runs/{run_id}/tree: one page of the run's trace, depth first. */
+export const runTreeQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).default(500),
+  cursor: z.string().max(512).optional(),
+});
+
+export const treeRun = z.object({
+  id: uuid,
+  name: z.string(),
+  run_type: z.string(),
+  status: z.enum(["success", "error", "pending"]),
+  error: z.string().nullable(),
+  parent_run_id: uuid.nullable(),
+  /** 0 for the root; null for a run not placed yet (its parent has not arrived). */
+  depth: z.number().int().nullable(),
+  dotted_order: z.string().nullable(),
+  session_id: uuid.nullable(),
+  start_time: z.string(),
+  end_time: z.string().nullable(),
+  /** Milliseconds from the trace's start (fractional: microseconds). */
+  start_offset_ms: z.number(),
+  end_offset_ms: z.number().nullable(),
+  tags: z.array(z.string()),
+  prompt_tokens: z.number().int().nullable(),
+  completion_tokens: z.number().int().nullable(),
+  total_tokens: z.number().int().nullable(),
+});
+export type TreeRunView = z.infer<typeof treeRun>;
+
+export const traceTree = z
+  .object({
+    trace_id: uuid,
+    root_run_id: uuid.nullable(),
+    /** The earliest start and latest end of all the trace's runs (every page the same). */
+    start_time: z.string(),
+    end_time: z.string().nullable(),
+    run_count: z.number().int(),
+    runs: z.array(treeRun),
+    /** More runs follow: pass `cursors.next` back as `cursor`. */
+    truncated: z.boolean(),
+    cursors: z.object({ next: z.string().nullable() }),
+  })
+  .meta({ id: "TracingTraceTree" });
+export type TraceTree = z.infer<typeof traceTree>;
 
 export const projectCreateBody = z.object({
   name: z.string().trim().min(1).max(200),

@@ -1,5 +1,6 @@
 import { auth } from "@/server/auth/nextauth";
 import { actorFromApiKey } from "@/server/auth/api-keys";
+import { actorFromIngestKey, isIngestKey } from "@/server/auth/ingest-keys";
 import { ONE_TIME_PASSWORD, type Actor } from "@/server/auth/actor";
 import { actorFromSession } from "@/server/auth/session-actor";
 import { refuseListenerToken } from "@/server/auth/listener-tokens";
@@ -42,6 +43,28 @@ export async function createRestContext(
     : await sessionActor(db);
   // The REST routes have no password change: a one-time password opens the dashboard form only.
   if (actor?.mustChangePassword) throw forbidden(ONE_TIME_PASSWORD);
+  return { db, requestId, actor: withRequestId(actor, requestId) };
+}
+
+/** Said to a tracing ingest key wherever it may not go (contract 15.7). */
+export const INGEST_KEY_ONLY_WRITES =
+  "A deployment's ingest key can only write runs into its own project";
+
+/**
+ * The tracing routes (contract 15.7): a deployment's ingest key (`hgt_...`) is an actor there;
+ * where `ingestKeys` is "refused" (reads, projects, feedback) it is a 403, once it proved valid.
+ * Any other credential (a key of that shape unknown as an ingest key too): as createRestContext.
+ */
+export async function createTracingContext(
+  headers: Headers,
+  requestId: string,
+  ingestKeys: "accepted" | "refused",
+): Promise<RequestContext> {
+  const key = headers.get("x-api-key");
+  const db = getDb();
+  const actor = isIngestKey(key) ? await actorFromIngestKey(db, key) : null;
+  if (!actor) return createRestContext(headers, requestId);
+  if (ingestKeys === "refused") throw forbidden(INGEST_KEY_ONLY_WRITES);
   return { db, requestId, actor: withRequestId(actor, requestId) };
 }
 

@@ -139,6 +139,7 @@ describe("bad payloads", () => {
       ...postParts(badOrder),
       { name: `post.${randomUUID()}.outputs`, data: "{}" },
       { name: `attachment.${good.id}.picture`, data: Buffer.from([0, 255, 1]), type: "image/png" },
+      { name: `attachment.${good.id}.../../etc/passwd`, data: "x", type: "text/plain" },
     ]);
     expect(res.status).toBe(422);
     const byLoc = Object.fromEntries(
@@ -151,8 +152,11 @@ describe("bad payloads", () => {
     expect(byLoc["mystery.part"]).toBe("unknown_part");
     expect(byLoc[`post.${badOrder.id}/dotted_order`]).toBe("value_error");
     expect(Object.values(byLoc)).toContain("missing");
-    expect(byLoc[`attachment.${good.id}.picture`]).toBe("attachment_unsupported");
+    expect(byLoc[`attachment.${good.id}.../../etc/passwd`]).toBe("attachment_name_invalid");
+    expect(byLoc[`attachment.${good.id}.picture`]).toBeUndefined();
     expect(await rowsOf([good.id])).toHaveLength(1);
+    const stored = await api(`/api/v1/runs/${good.id}`, { key: tenant.keys.viewer });
+    expect(Object.keys(stored.body.attachments)).toEqual(["picture"]);
   });
 
   it("answers a part over the size limit with 413 and keeps the others", async () => {
@@ -215,6 +219,9 @@ describe("the tracing base's routes", () => {
       ["GET", "/api/v1/runs/multipart"],
       ["PUT", "/api/v1/sessions"],
       ["DELETE", `/api/v1/runs/${randomUUID()}`],
+      ["POST", `/api/v1/runs/${randomUUID()}/tree`],
+      ["DELETE", `/api/v1/runs/${randomUUID()}/attachments/picture`],
+      ["PATCH", `/api/v1/sessions/${randomUUID()}`],
       ["POST", "/api/v1/info"],
     ] as const) {
       const res = await api(path, { key, method });

@@ -12,7 +12,7 @@ import { useTRPC } from "@/trpc/react";
 import { formatLatency } from "./format";
 import { RunDetail } from "./run-detail";
 import { RunStatusBadge } from "./run-status";
-import { Waterfall } from "./waterfall";
+import { latencyOf, Waterfall } from "./waterfall";
 
 // One trace: its waterfall beside (below, on a phone) the chosen run. The trace and the run are
 // in the URL (?trace=&run=), so a trace can be linked to and Back returns to the list.
@@ -63,7 +63,7 @@ export function TraceView({ traceId, runId }: { traceId: string; runId: string |
     );
 
   const runs = trace.data.runs;
-  const root = runs[0]!;
+  const root = runs.find((r) => r.id === trace.data.root_run_id) ?? runs[0]!;
   const selected = runs.find((r) => r.id === runId)?.id ?? root.id;
   // The native history call keeps useSearchParams in step without a server round trip per key.
   const select = (id: string) =>
@@ -78,7 +78,8 @@ export function TraceView({ traceId, runId }: { traceId: string; runId: string |
         </h2>
         <RunStatusBadge status={root.status} />
         <span className="text-sm text-zinc-600 dark:text-zinc-400">
-          {runs.length} {runs.length === 1 ? "run" : "runs"} · {formatLatency(root.latency)}
+          {trace.data.run_count} {trace.data.run_count === 1 ? "run" : "runs"} ·{" "}
+          {formatLatency(latencyOf(root))}
         </span>
       </div>
       {trace.data.truncated && (

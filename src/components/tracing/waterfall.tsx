@@ -2,7 +2,7 @@
 
 import clsx from "clsx";
 import { useRef, type KeyboardEvent } from "react";
-import type { TraceRuns } from "@/schemas/tracing-dashboard";
+import type { TraceTree } from "@/schemas/tracing";
 import { formatLatency } from "./format";
 import { RunStatusBadge } from "./run-status";
 
@@ -10,17 +10,19 @@ import { RunStatusBadge } from "./run-status";
 // offset by its start and as wide as its latency within the trace. Each row is a button (Tab
 // reaches the list; the arrow keys, Home and End move within it); choosing one shows its run.
 
-type Run = TraceRuns["runs"][number];
+type Run = TraceTree["runs"][number];
 
-/** Where a run's bar sits, in percent of the trace's span. */
+/** Seconds a run took (from the tree's offsets), or null while it runs. */
+export const latencyOf = (run: Run) =>
+  run.end_offset_ms === null ? null : (run.end_offset_ms - run.start_offset_ms) / 1000;
+
+/** Where a run's bar sits, in percent of the trace's span (a running run reaches its end). */
 function bars(runs: Run[]) {
-  const starts = runs.map((r) => Date.parse(r.start_time));
-  const origin = Math.min(...starts);
-  const ends = runs.map((r, i) => (r.end_time ? Date.parse(r.end_time) : starts[i]!));
-  const span = Math.max(1, Math.max(...ends) - origin);
-  return runs.map((r, i) => {
-    const left = ((starts[i]! - origin) / span) * 100;
-    const width = r.end_time ? ((ends[i]! - starts[i]!) / span) * 100 : 100 - left;
+  const span = Math.max(1, ...runs.map((r) => r.end_offset_ms ?? r.start_offset_ms));
+  return runs.map((r) => {
+    const left = (r.start_offset_ms / span) * 100;
+    const width =
+      r.end_offset_ms === null ? 100 - left : ((r.end_offset_ms - r.start_offset_ms) / span) * 100;
     return { left, width: Math.max(0.8, Math.min(width, 100 - left)) };
   });
 }
@@ -30,7 +32,7 @@ export function Waterfall({
   selected,
   onSelect,
 }: {
-  trace: TraceRuns;
+  trace: TraceTree;
   selected: string;
   onSelect: (runId: string) => void;
 }) {
@@ -80,7 +82,7 @@ export function Waterfall({
             >
               <span
                 className="flex min-w-0 items-center gap-2"
-                style={{ paddingLeft: `${Math.min(run.depth, 8) * 0.875}rem` }}
+                style={{ paddingLeft: `${Math.min(run.depth ?? 0, 8) * 0.875}rem` }}
               >
                 <span className="truncate font-medium">{run.name || "(unnamed)"}</span>
                 <span className="shrink-0 text-xs text-zinc-600 dark:text-zinc-400">
@@ -106,7 +108,7 @@ export function Waterfall({
                   />
                 </span>
                 <span className="w-16 shrink-0 text-right text-xs text-zinc-600 tabular-nums dark:text-zinc-400">
-                  {formatLatency(run.latency)}
+                  {formatLatency(latencyOf(run))}
                 </span>
               </span>
             </button>

@@ -8,9 +8,20 @@ export const ONE_TIME_PASSWORD =
 /** Said to a request with no credentials, or a session cookie that no longer opens anything. */
 export const MISSING_CREDENTIALS = "Missing credentials: send an X-Api-Key header or sign in";
 
+/**
+ * What a deployment's tracing ingest key may touch (contract 15.7): runs of this one project,
+ * written only. Set only on `ingest_key` actors, which only the tracing ingest routes accept.
+ */
+export interface IngestScope {
+  keyId: string;
+  deploymentId: string;
+  projectId: string;
+  projectName: string;
+}
+
 /** Who is calling, in which workspace, with which role: produced by API keys and sessions alike. */
 export interface Actor {
-  kind: "api_key" | "user";
+  kind: "api_key" | "user" | "ingest_key";
   userId: string | null;
   apiKeyId: string | null;
   organizationId: string;
@@ -23,6 +34,8 @@ export interface Actor {
   /** A signed-in user still on an admin's one-time password: may only replace it. */
   mustChangePassword?: boolean;
   requestId?: string;
+  /** A deployment's ingest key: writes runs into its own project only. */
+  ingest?: IngestScope;
 }
 
 const rank: Record<Role, number> = { viewer: 0, editor: 1, admin: 2 };

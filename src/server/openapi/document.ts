@@ -97,12 +97,19 @@ function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
   const needs = endpoint.orgRole
     ? `Needs the organization role \`${endpoint.orgRole}\` (or higher); others get 403.`
     : undefined;
-  const description = [endpoint.description, needs].filter(Boolean).join("\n\n");
+  const ingest =
+    endpoint.ingestKeys === "accepted"
+      ? "A deployment's ingest key (`hgt_...`) may call it, for runs of its own project only."
+      : endpoint.ingestKeys === "refused"
+        ? "A deployment's ingest key (`hgt_...`) gets 403."
+        : undefined;
+  const description = [endpoint.description, needs, ingest].filter(Boolean).join("\n\n");
   return {
     operationId: endpoint.operationId,
     summary: endpoint.summary,
     ...(description ? { description } : {}),
     ...(endpoint.orgRole ? { "x-hangar-org-role": endpoint.orgRole } : {}),
+    ...(endpoint.ingestKeys ? { "x-hangar-ingest-keys": endpoint.ingestKeys } : {}),
     tags: [endpoint.tag],
     ...(endpoint.auth === "public" ? { security: [] } : {}),
     ...(endpoint.auth === "listener" ? { security: [{ ListenerToken: [] }] } : {}),

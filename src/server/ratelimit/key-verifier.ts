@@ -40,7 +40,7 @@ export class CachedKeyVerifier implements ApiKeyVerifier {
 }
 
 /**
- * Looks API keys and listener tokens up in PostgreSQL with a small pool of its own (the proxy
+ * Looks API keys (tracing ingest keys too) and listener tokens up in PostgreSQL with a small pool of its own (the proxy
  * does not load Prisma).
  */
 export function postgresVerifiers(databaseUrl: string): {
@@ -52,7 +52,11 @@ export function postgresVerifiers(databaseUrl: string): {
   const exists = (sql: string) =>
     new CachedKeyVerifier(async (hash) => ((await pool.query(sql, [hash])).rowCount ?? 0) > 0);
   return {
-    keys: exists("SELECT 1 FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL"),
+    // A deployment's tracing ingest key (contract 15.7) counts as a key on the tracing routes.
+    keys: exists(
+      `SELECT 1 FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL
+       UNION ALL SELECT 1 FROM tracing_ingest_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
+    ),
     listeners: exists("SELECT 1 FROM listeners WHERE token_hash = $1"),
   };
 }

@@ -27,6 +27,12 @@ export interface Endpoint<
    * (Authorization: Bearer, the listener protocol); every other one an API key or a session.
    */
   auth?: "public" | "listener";
+  /**
+   * The tracing routes only: whether a deployment's ingest key (contract 15.7) may call it
+   * ("accepted": the run ingest routes) or is refused with a 403 ("refused"). Unset: the key is
+   * unknown here (401), as on every other route.
+   */
+  ingestKeys?: "accepted" | "refused";
   /** The organization role the caller needs (checked before parsing; stated in OpenAPI). */
   orgRole?: OrgRole;
   params?: P;
@@ -46,7 +52,11 @@ export interface Endpoint<
    */
   longLived?: true;
   /** The success body's media type when it is not JSON (e.g. a server-sent event stream). */
-  responseType?: "text/event-stream" | "application/x-pem-file" | "application/gzip";
+  responseType?:
+    | "text/event-stream"
+    | "application/x-pem-file"
+    | "application/gzip"
+    | "application/octet-stream";
   status: 200 | 201 | 202 | 204 | 303;
   /** Error statuses this operation can answer with, besides 401/422/429/500 which all have. */
   errors: number[];

@@ -3,12 +3,13 @@ import { requestIdFrom } from "@/server/request-id";
 import type { NextRequest } from "next/server";
 import type { z } from "zod";
 import { MISSING_CREDENTIALS, requireOrgRole, type Actor } from "@/server/auth/actor";
-import { createRestContext } from "@/server/context";
+import { createRestContext, createTracingContext } from "@/server/context";
 import type { Listener } from "@/generated/prisma/client";
 import { listenerFromToken } from "@/server/auth/listener-tokens";
 import { getDb, type Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { Endpoint, HttpMethod } from "./endpoint";
+import { refuseEncodedBody } from "./content-encoding";
 import { credentialOf, whileCredentialHolds } from "./long-lived";
 import { errorResponse, jsonResponse } from "./responses";
 import { publicOrigin } from "@/server/public-origin";
@@ -68,7 +69,9 @@ export function route<E extends Endpoint>(
       const context =
         endpoint.auth === "public" || endpoint.auth === "listener"
           ? { db: getDb(), requestId, actor: null }
-          : await createRestContext(req.headers, requestId);
+          : endpoint.ingestKeys
+            ? await createTracingContext(req.headers, requestId, endpoint.ingestKeys)
+            : await createRestContext(req.headers, requestId);
       const actor = context.actor;
       const listener =
         endpoint.auth === "listener"
@@ -145,6 +148,7 @@ export function methods(
 }
 
 async function readJsonBody(req: NextRequest, max: number): Promise<unknown> {
+  refuseEncodedBody(req.headers);
   const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > max) throw new AppError("payload_too_large", tooLargeMessage(max));
   const type = req.headers.get("content-type") ?? "";

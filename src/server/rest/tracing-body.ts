@@ -1,19 +1,8 @@
-import type { NextRequest } from "next/server";
 import { AppError } from "@/server/errors";
 import type { IngestOutcome } from "@/server/services/tracing/ingest";
 
-// Bodies of the tracing routes: never compressed (GET /api/v1/info advertises no compression),
-// and answered per item. JSON bodies are read by route.ts with the endpoint's maxBodyBytes.
-
-/** Compressed bodies are refused: the SDK only compresses when /info says it may. */
-export function refuseEncodedBody(request: NextRequest): void {
-  const encoding = (request.headers.get("content-encoding") ?? "identity").trim().toLowerCase();
-  if (encoding !== "identity" && encoding !== "")
-    throw new AppError(
-      "unsupported_media_type",
-      `Content-Encoding ${encoding} is not accepted: send the body uncompressed`,
-    );
-}
+// Answers of the tracing ingest routes, per item. JSON bodies are read by route.ts with the
+// endpoint's maxBodyBytes (and refused when compressed: content-encoding.ts).
 
 /**
  * A batch's answer: 202 when everything was stored; else 413 when a part was too large, 422
@@ -38,7 +27,7 @@ export function batchAnswer(outcome: IngestOutcome) {
   );
 }
 
-/** A single run's answer: its own issue's status (404, 409, 413, 422). */
+/** A single run's answer: its own issue's status (403, 404, 409, 413, 422). */
 export function singleAnswer(outcome: IngestOutcome) {
   const [first] = outcome.issues;
   if (!first) return { $status: 202, body: {} };
@@ -48,8 +37,8 @@ export function singleAnswer(outcome: IngestOutcome) {
       first.msg,
       outcome.issues.map(({ loc, msg, type }) => ({ loc, msg, type })),
     );
-  throw new AppError(
-    first.status === 404 ? "not_found" : first.status === 409 ? "conflict" : "payload_too_large",
-    first.msg,
-  );
+  const code = (
+    { 403: "forbidden", 404: "not_found", 409: "conflict", 413: "payload_too_large" } as const
+  )[first.status];
+  throw new AppError(code, first.msg);
 }

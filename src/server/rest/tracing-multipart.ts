@@ -4,13 +4,14 @@ import { pipeline } from "node:stream/promises";
 import type { NextRequest } from "next/server";
 import { AppError } from "@/server/errors";
 import type { FeedbackOp } from "@/server/services/tracing/batch";
+import { ATTACHMENT_NAME, type AttachmentUpload } from "@/server/services/tracing/attachments";
 import type { IngestIssue, RunOp } from "@/server/services/tracing/ingest";
 import {
   TRACING_MAX_BODY_BYTES,
   TRACING_MAX_PART_BYTES,
   TRACING_MAX_PARTS,
 } from "@/server/services/tracing/limits";
-import { refuseEncodedBody } from "./tracing-body";
+import { refuseEncodedBody } from "./content-encoding";
 
 // The SDK's multipart ingest body (POST /api/v1/runs/multipart), parsed by busboy: parts
 // `post.<id>`, `patch.<id>`, `post.<id>.<field>`, `attachment.<id>.<name>`, `feedback.<id>`.
@@ -147,7 +148,7 @@ function parseJsonPart(
 
 /** Reads and groups the parts: each run's main part with its field parts, feedback, attachments. */
 export async function readTracingMultipart(request: NextRequest): Promise<MultipartBatch> {
-  refuseEncodedBody(request);
+  refuseEncodedBody(request.headers);
   const issues: IngestIssue[] = [];
   const parts = await readParts(request, issues);
   const runs = new Map<
@@ -161,6 +162,7 @@ export async function readTracingMultipart(request: NextRequest): Promise<Multip
     }
   >();
   const batch: MultipartBatch = { runs: [], feedback: [], issues };
+  const attachments = new Map<string, { loc: string; upload: AttachmentUpload }[]>();
   const runOf = (kind: "post" | "patch", id: string) => {
     const key = `${kind}.${id}`;
     let entry = runs.get(key);
@@ -173,14 +175,23 @@ export async function readTracingMultipart(request: NextRequest): Promise<Multip
   }
   for (const part of parts) {
     let m: RegExpExecArray | null;
-    if (ATTACHMENT_PART.test(part.name)) {
-      // Not stored yet (README "Tracing"): refused alone, so its run and the batch still land.
-      issues.push({
-        loc: ["body", part.name],
-        msg: "Attachments are not stored yet: the run was stored without it",
-        type: "attachment_unsupported",
-        status: 422,
+    if ((m = ATTACHMENT_PART.exec(part.name))) {
+      // The name only labels the attachment: stored under ids and a hash (attachments.ts).
+      if (!ATTACHMENT_NAME.test(m[2]!)) {
+        issues.push({
+          loc: ["body", part.name],
+          msg: "An attachment's name is letters, digits, spaces, _ and - (at most 128, no dots or slashes): the run was stored without it",
+          type: "attachment_name_invalid",
+          status: 422,
+        });
+        continue;
+      }
+      const list = attachments.get(m[1]!) ?? [];
+      list.push({
+        loc: part.name,
+        upload: { name: m[2]!, mimeType: part.contentType, bytes: part.bytes },
       });
+      attachments.set(m[1]!, list);
       continue;
     }
     if (
@@ -240,7 +251,20 @@ export async function readTracingMultipart(request: NextRequest): Promise<Multip
       });
       continue;
     }
-    batch.runs.push({ kind: entry.kind, loc: ["body", key], value });
+    // A run's attachments ride with its post, else its patch (the SDK names them by run id).
+    const mine = attachments.get(entry.id);
+    const carrier = runs.get(`post.${entry.id}`)?.failed === false ? "post" : "patch";
+    const uploads = mine && entry.kind === carrier ? mine.map((a) => a.upload) : undefined;
+    if (uploads) attachments.delete(entry.id);
+    batch.runs.push({ kind: entry.kind, loc: ["body", key], value, attachments: uploads });
   }
+  for (const list of attachments.values())
+    for (const { loc } of list)
+      issues.push({
+        loc: ["body", loc],
+        msg: "An attachment needs its run's post or patch part in the same body",
+        type: "missing",
+        status: 422,
+      });
   return batch;
 }

@@ -6,7 +6,13 @@ import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { derivedKey } from "@/server/crypto";
 import { signUpload } from "./signed-url";
-import { BUILD_CONTEXT_PATH, UploadTooLarge, UPLOAD_PATH, type UploadStore } from "./types";
+import {
+  BUILD_CONTEXT_PATH,
+  TRACING_OBJECT_PATH,
+  UploadTooLarge,
+  UPLOAD_PATH,
+  type UploadStore,
+} from "./types";
 
 // Uploads in a folder under HANGAR_DATA_DIR (mode 0700), each file AES-256-GCM encrypted
 // (iv | ciphertext | tag, mode 0600), PUT through Hangar's own signed route.
@@ -31,9 +37,16 @@ function limit(max: number) {
 
 export function localUploadStore(root: string): UploadStore {
   const fileOf = (objectPath: string) => {
-    if (!UPLOAD_PATH.test(objectPath) && !BUILD_CONTEXT_PATH.test(objectPath))
+    if (
+      !UPLOAD_PATH.test(objectPath) &&
+      !BUILD_CONTEXT_PATH.test(objectPath) &&
+      !TRACING_OBJECT_PATH.test(objectPath)
+    )
       throw new Error(`Not an upload path: ${objectPath}`);
-    return path.join(root, objectPath);
+    const file = path.resolve(root, objectPath);
+    if (!file.startsWith(path.resolve(root) + path.sep))
+      throw new Error(`Not an upload path: ${objectPath}`);
+    return file;
   };
   return {
     kind: "local",
@@ -111,6 +124,17 @@ export function localUploadStore(root: string): UploadStore {
             removed++;
           }
         }
+      }
+      return removed;
+    },
+    async sweepTracing(day) {
+      let removed = 0;
+      const folder = path.join(root, "tracing");
+      for (const name of await readdir(folder).catch(() => [])) {
+        if (!/^\d{8}$/.test(name) || name >= day) continue;
+        const files = await readdir(path.join(folder, name), { recursive: true }).catch(() => []);
+        await rm(path.join(folder, name), { recursive: true, force: true });
+        removed += files.filter((f) => /[0-9a-f]{64}$/.test(String(f))).length;
       }
       return removed;
     },

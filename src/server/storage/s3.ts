@@ -64,7 +64,9 @@ export function s3UploadStore(config: S3StoreConfig): UploadStore {
           Bucket,
           Key: objectPath,
           Body: bytes,
-          ContentType: "application/gzip",
+          ContentType: objectPath.startsWith("tracing/")
+            ? "application/octet-stream"
+            : "application/gzip",
         }),
       );
       return bytes.length;
@@ -98,6 +100,24 @@ export function s3UploadStore(config: S3StoreConfig): UploadStore {
         );
         for (const object of page.Contents ?? []) {
           if (object.Key && object.LastModified && object.LastModified < before) {
+            await client.send(new DeleteObjectCommand({ Bucket, Key: object.Key }));
+            removed++;
+          }
+        }
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+      return removed;
+    },
+    async sweepTracing(day) {
+      let removed = 0;
+      let token: string | undefined;
+      do {
+        const page = await client.send(
+          new ListObjectsV2Command({ Bucket, Prefix: "tracing/", ContinuationToken: token }),
+        );
+        for (const object of page.Contents ?? []) {
+          const objectDay = object.Key?.split("/")[1] ?? "";
+          if (object.Key && /^\d{8}$/.test(objectDay) && objectDay < day) {
             await client.send(new DeleteObjectCommand({ Bucket, Key: object.Key }));
             removed++;
           }

@@ -28,6 +28,8 @@ export interface UploadStore {
   remove(objectPath: string): Promise<void>;
   /** Deletes uploads older than `before`; returns how many. */
   sweep(before: Date): Promise<number>;
+  /** Deletes the tracing attachments of the days before `day` (YYYYMMDD); returns how many. */
+  sweepTracing(day: string): Promise<number>;
 }
 
 /** Object paths are `deployments/<deployment id>/uploads/<upload id>.tar.gz`. */
@@ -40,6 +42,14 @@ export const uploadPathOf = (deploymentId: string, uploadId: string) =>
 export const BUILD_CONTEXT_PATH = /^build-contexts\/([0-9a-f-]{36})\.tar\.gz$/;
 
 export const buildContextPathOf = (contextId: string) => `build-contexts/${contextId}.tar.gz`;
+
+/**
+ * A tracing run's attachment: `tracing/<day YYYYMMDD>/<workspace id>/<run id>/<SHA-256 of its
+ * name>`. Ids and a hash only: nothing a caller writes reaches the path. The day is the run's
+ * partition day, so retention deletes a day's attachments with its runs.
+ */
+export const TRACING_OBJECT_PATH =
+  /^tracing\/(\d{8})\/([0-9a-f-]{36})\/([0-9a-f-]{36})\/([0-9a-f]{64})$/;
 
 /** The deployment an object path belongs to, or null when it is not an upload path. */
 export function uploadOwner(objectPath: string): string | null {

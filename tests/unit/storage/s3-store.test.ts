@@ -95,4 +95,17 @@ describe("the S3-compatible upload store", () => {
     await builder.release!(plan);
     expect(await store.exists(objectPath)).toBe(false);
   });
+
+  it("keeps tracing objects apart: swept by day past the retention, never by the upload sweep", async () => {
+    const workspace = "0b1c2d3e-0000-4000-8000-00000000aaaa";
+    const run = "0b1c2d3e-0000-4000-8000-00000000bbbb";
+    const old = `tracing/20200101/${workspace}/${run}/${"a".repeat(64)}`;
+    const recent = `tracing/20991231/${workspace}/${run}/${"b".repeat(64)}`;
+    for (const object of [old, recent])
+      expect(await store.put(object, Readable.from(Buffer.from(object)), 1000)).toBe(object.length);
+    expect(await store.sweep(new Date(Date.now() + 60_000))).toBe(0);
+    expect(await store.sweepTracing("20261129")).toBe(1);
+    expect(await store.exists(old)).toBe(false);
+    expect((await buffer(await store.open(recent))).toString()).toBe(recent);
+  });
 });

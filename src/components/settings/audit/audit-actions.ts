@@ -47,6 +47,7 @@ export const auditActionWords = {
   "tag_value.create": "Created a tag value",
   "tag_value.delete": "Deleted a tag value",
   "tag_value.rename": "Renamed a tag value",
+  "tracing_project.delete": "Deleted a tracing project",
   "user.change_password": "Changed a password",
   "workspace.create": "Created a workspace",
 } as const satisfies Record<string, string>;

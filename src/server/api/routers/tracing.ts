@@ -1,4 +1,4 @@
-import { project } from "@/schemas/tracing";
+import { project, traceTree } from "@/schemas/tracing";
 import {
   deploymentProjectInput,
   listRunsInput,
@@ -11,7 +11,6 @@ import {
   runFeedback,
   runIdInput,
   runPage,
-  traceRuns,
   traceRunsInput,
 } from "@/schemas/tracing-dashboard";
 import { listFeedback } from "@/server/services/tracing/feedback";
@@ -23,7 +22,7 @@ import {
 import { listRunSummaries } from "@/server/services/tracing/run-list";
 import { readRun } from "@/server/services/tracing/runs-read";
 import { runStats } from "@/server/services/tracing/stats";
-import { listTraceRuns } from "@/server/services/tracing/trace-runs";
+import { readTraceTree, TRACE_TREE_MAX_LIMIT } from "@/server/services/tracing/trace-tree";
 import { createRouter, workspaceProcedure } from "../trpc";
 
 // The dashboard's Traces views: every procedure reads, any role; all inside the workspace.
@@ -50,8 +49,11 @@ export const tracingRouter = createRouter({
     .query(({ ctx, input }) => readRun(ctx.db, ctx.actor, input.id)),
   traceRuns: workspaceProcedure
     .input(traceRunsInput)
-    .output(traceRuns)
-    .query(({ ctx, input }) => listTraceRuns(ctx.db, ctx.actor, input.traceId)),
+    .output(traceTree)
+    // The waterfall shows one page, the largest (it says when the trace has more).
+    .query(({ ctx, input }) =>
+      readTraceTree(ctx.db, ctx.actor, input.traceId, { limit: TRACE_TREE_MAX_LIMIT }),
+    ),
   stats: workspaceProcedure
     .input(projectStatsInput)
     .output(projectStats)

@@ -2,13 +2,20 @@ import { createHmac } from "node:crypto";
 import { env } from "@/env";
 import type { SourceConfig } from "@/schemas/deployments";
 import { decrypt } from "@/server/crypto";
+import type { DbClient } from "@/server/db";
 import type { StoredSecret } from "@/server/services/deployments/secrets";
 import { asJson } from "@/server/services/deployments/serialize";
 import type { Runtime } from "@/generated/prisma/client";
 import { deploymentUrlOf } from "@/server/services/deployments/url";
+import { issueIngestKey, revokeSupersededIngestKeys } from "@/server/services/tracing/ingest-keys";
 import { StepFailure } from "../drivers";
 import { DRY_RUN_MESSAGE } from "../drivers/recording";
-import { redactManifests, renderManifests, type KubernetesObject } from "../manifests";
+import {
+  redactManifests,
+  renderManifests,
+  type KubernetesObject,
+  type RenderInput,
+} from "../manifests";
 import { handToListener } from "./listener-handoff";
 import {
   advance,
@@ -25,11 +32,36 @@ export function databasePasswordOf(deploymentId: string): string {
     .digest("hex");
 }
 
+/** The tracing base pods send runs to: HANGAR_TRACING_ENDPOINT, else the public URL's. */
+export function tracingEndpoint(
+  config: Pick<typeof env, "HANGAR_TRACING_ENDPOINT" | "HANGAR_PUBLIC_URL"> = env,
+): string | null {
+  const trim = (url: string) => url.replace(/\/+$/, "");
+  if (config.HANGAR_TRACING_ENDPOINT) return trim(config.HANGAR_TRACING_ENDPOINT);
+  return config.HANGAR_PUBLIC_URL ? `${trim(config.HANGAR_PUBLIC_URL)}/api/v1` : null;
+}
+
+/**
+ * What the revision's pods trace with (contract 15.7): the endpoint, its deployment's project
+ * and the revision's ingest key (recorded here). Null when no address of Hangar is configured:
+ * the pods then get no tracing environment.
+ */
+export async function tracingOf(
+  db: DbClient,
+  revision: Pick<EngineRevision, "id" | "deployment">,
+): Promise<RenderInput["tracing"]> {
+  const endpoint = tracingEndpoint();
+  if (!endpoint) return null;
+  const issued = await issueIngestKey(db, revision);
+  return { endpoint, project: issued.project, key: issued.key };
+}
+
 export function manifestsOf(
   revision: Pick<
     ManifestRevision,
     "deployment" | "imageRef" | "sourceConfig" | "id" | "number" | "secretsEncrypted"
   >,
+  tracing: RenderInput["tracing"] = null,
 ): KubernetesObject[] {
   const { deployment } = revision;
   if (!revision.imageRef) throw new StepFailure("The revision has no image to deploy.");
@@ -61,6 +93,7 @@ export function manifestsOf(
     },
     databasePassword: databasePasswordOf(deployment.id),
     url: urlOf(revision),
+    tracing,
   });
 }
 
@@ -101,7 +134,10 @@ export async function deployStep(ctx: EngineContext, revision: EngineRevision): 
   let objects: KubernetesObject[];
   let applied;
   try {
-    objects = manifestsOf(await withSecretReferences(ctx.db, revision));
+    objects = manifestsOf(
+      await withSecretReferences(ctx.db, revision),
+      await tracingOf(ctx.db, revision),
+    );
     applied = await deployer.apply(objects);
   } catch (error) {
     if (!(error instanceof StepFailure)) throw error;
@@ -136,6 +172,8 @@ export async function deployStep(ctx: EngineContext, revision: EngineRevision): 
         where: { id: revision.deploymentId, status: { not: "AWAITING_DELETE" } },
         data: { activeRevisionId: revision.id, status: "READY", runtime: deployer.runtime },
       });
+      // The earlier revisions' pods are gone: their tracing ingest keys with them.
+      await revokeSupersededIngestKeys(tx, revision.deploymentId, revision.id);
       // The deployment shows the URL it is served at (unless a user chose one).
       const url = urlOf(revision);
       if (url)

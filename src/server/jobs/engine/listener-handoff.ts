@@ -6,7 +6,7 @@ import { notifyListenerWork } from "@/server/services/listeners/work-events";
 import { StepFailure } from "../drivers";
 import { redactManifests } from "../manifests";
 import { advance, withSecretReferences, type EngineContext, type EngineRevision } from "./context";
-import { manifestsOf } from "./deploy-step";
+import { manifestsOf, tracingOf } from "./deploy-step";
 
 /**
  * AWAITING_DEPLOY -> DEPLOYING for a deployment with a listener: Hangar does not apply it. The
@@ -29,13 +29,17 @@ export async function handToListener(
       throw new StepFailure(
         `Listener ${listener.computeId} does not serve namespace ${namespace ?? "(none)"}; it serves ${namespaces.join(", ")}.`,
       );
-    const objects = manifestsOf({
-      ...(await withSecretReferences(ctx.db, revision)),
-      sourceConfig: {
-        ...sourceConfig,
-        listener_config: { k8s_namespace: namespace },
-      } as EngineRevision["sourceConfig"],
-    });
+    // The ingest key travels as the revision's secrets do: in the objects, encrypted at rest.
+    const objects = manifestsOf(
+      {
+        ...(await withSecretReferences(ctx.db, revision)),
+        sourceConfig: {
+          ...sourceConfig,
+          listener_config: { k8s_namespace: namespace },
+        } as EngineRevision["sourceConfig"],
+      },
+      await tracingOf(ctx.db, revision),
+    );
     await advance(ctx, revision.id, {
       from: ["AWAITING_DEPLOY"],
       to: "DEPLOYING",

@@ -20,6 +20,7 @@ function namesOf(deployment: RenderInput["deployment"]) {
     redis: objectName(deployment, "redis"),
     database: objectName(deployment, "db"),
     databaseAuth: objectName(deployment, "db-auth"),
+    tracing: objectName(deployment, "tracing"),
   };
 }
 

@@ -2,4 +2,4 @@
 // and the orchestrator and executor when the resource spec sizes them. See render.ts.
 export { renderManifests, toYaml } from "./render";
 export { redactManifests } from "./secrets";
-export type { KubernetesObject, RenderInput } from "./types";
+export type { KubernetesObject, RenderInput, TracingInput } from "./types";

@@ -4,7 +4,7 @@ import { cacheObjects } from "./cache";
 import { contextOf, type RenderContext } from "./context";
 import { databaseObjects } from "./database";
 import { LABEL, MANAGED_BY } from "./names-and-labels";
-import { appSecret } from "./secrets";
+import { appSecret, tracingSecret } from "./secrets";
 import { serverObjects } from "./server";
 import type { KubernetesObject, RenderInput } from "./types";
 import { workerObjects } from "./workers";
@@ -53,6 +53,7 @@ export function renderManifests(input: RenderInput): KubernetesObject[] {
   return compact([
     ...namespaceObject(ctx),
     appSecret(ctx),
+    ...tracingSecret(ctx),
     ...databaseObjects(ctx),
     ...cacheObjects(ctx),
     ...serverObjects(ctx),

@@ -19,6 +19,51 @@ export function appSecret(ctx: RenderContext): V1Secret {
   };
 }
 
+/**
+ * `<name>-tracing`: the revision's ingest key, and the OTel exporter's headers that carry it.
+ * Only with a tracing input (an address of Hangar is configured).
+ */
+export function tracingSecret(ctx: RenderContext): V1Secret[] {
+  const tracing = ctx.input.tracing;
+  if (!tracing) return [];
+  return [
+    {
+      apiVersion: "v1",
+      kind: "Secret",
+      metadata: metadataOf(ctx.input, "server", ctx.names.tracing),
+      type: "Opaque",
+      stringData: {
+        api_key: tracing.key,
+        // OTLP header values are percent-decoded (W3C baggage format).
+        otlp_headers: `x-api-key=${tracing.key},Langsmith-Project=${encodeURIComponent(tracing.project)}`,
+      },
+    },
+  ];
+}
+
+/**
+ * The reference platform's tracing SDK and any OpenTelemetry exporter, pointed at Hangar with
+ * the revision's ingest key (contract 15.7). Only the traces exporter's variables: a user's own
+ * metrics or logs exporter never gets the key.
+ */
+function tracingEnv(ctx: RenderContext): V1EnvVar[] {
+  const tracing = ctx.input.tracing;
+  if (!tracing) return [];
+  const fromSecret = (name: string, key: string): V1EnvVar => ({
+    name,
+    valueFrom: { secretKeyRef: { name: ctx.names.tracing, key } },
+  });
+  return [
+    { name: "LANGSMITH_TRACING", value: "true" },
+    { name: "LANGSMITH_ENDPOINT", value: tracing.endpoint },
+    { name: "LANGSMITH_PROJECT", value: tracing.project },
+    fromSecret("LANGSMITH_API_KEY", "api_key"),
+    { name: "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", value: `${tracing.endpoint}/otel/v1/traces` },
+    { name: "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", value: "http/protobuf" },
+    fromSecret("OTEL_EXPORTER_OTLP_TRACES_HEADERS", "otlp_headers"),
+  ];
+}
+
 export const DATABASE_PORT = 5432;
 export const REDIS_PORT = 6379;
 
@@ -40,7 +85,8 @@ export function databaseSecret(ctx: RenderContext): V1Secret {
 
 /**
  * The app containers' environment: which process to run, where its cache and database are,
- * then the secrets and secret references. A user entry of the same name replaces ours.
+ * where to send traces, then the secrets and secret references. A user entry of the same name
+ * replaces ours.
  */
 export function appEnv(ctx: RenderContext, component: Component): V1EnvVar[] {
   const { names, input } = ctx;
@@ -58,6 +104,7 @@ export function appEnv(ctx: RenderContext, component: Component): V1EnvVar[] {
     value: `redis://${names.redis}.${ctx.namespace.name}.svc:${REDIS_PORT}`,
   });
   fromSecret("DATABASE_URI", names.databaseAuth, "uri");
+  for (const entry of tracingEnv(ctx)) add(entry);
   for (const s of [...input.revision.secrets].sort(byName))
     fromSecret(s.name, names.secrets, s.name);
   for (const r of [...input.revision.secretReferences].sort(byName))

@@ -31,6 +31,18 @@ export interface RenderInput {
   databasePassword: string;
   /** The URL the deployment is served at (source_config.custom_url): its host routes to the server. */
   url?: string | null;
+  /**
+   * Where the app's pods send traces (contract 15.7): the tracing base (`.../api/v1`), the
+   * deployment's project and the revision's ingest key (rendered into `<name>-tracing`). Absent:
+   * no tracing environment.
+   */
+  tracing?: TracingInput | null;
+}
+
+export interface TracingInput {
+  endpoint: string;
+  project: string;
+  key: string;
 }
 
 export type KubernetesObject =

@@ -13,19 +13,23 @@ import {
   projectParams,
   run,
   runBatchBody,
+  runAttachmentParams,
   runParams,
   runQueryBody,
   runQueryResult,
   runStatsBody,
   runStatsResult,
+  runTreeQuery,
   runWrite,
+  traceTree,
   tracingInfo,
 } from "@/schemas/tracing";
 import { TRACING_MAX_BODY_BYTES } from "@/server/services/tracing/limits";
 import { defineEndpoint } from "../endpoint";
 
 // The tracing API (contract section 15) under /api/v1, as the reference platform's tracing SDK
-// calls it. Every other path or method under /api/v1 is a 404.
+// calls it. Every other path or method under /api/v1 is a 404. A deployment's ingest key
+// (15.7) may call the run ingest routes only: `ingestKeys` says which.
 
 const tag = "Tracing";
 const ingest = { maxBodyBytes: TRACING_MAX_BODY_BYTES };
@@ -48,6 +52,7 @@ export const tracingEndpoints = {
     operationId: "ingestRunsMultipart",
     summary: "Ingest runs, their fields, attachments and feedback as multipart parts",
     tag,
+    ingestKeys: "accepted",
     rawBody: {
       type: "multipart/form-data",
       description:
@@ -63,6 +68,7 @@ export const tracingEndpoints = {
     operationId: "ingestRunsBatch",
     summary: "Ingest runs as JSON: posts and patches",
     tag,
+    ingestKeys: "accepted",
     body: runBatchBody,
     ...ingest,
     response: ingestResult,
@@ -75,6 +81,7 @@ export const tracingEndpoints = {
     operationId: "createRun",
     summary: "Ingest one run",
     tag,
+    ingestKeys: "accepted",
     body: runWrite,
     ...ingest,
     status: 202,
@@ -86,6 +93,7 @@ export const tracingEndpoints = {
     operationId: "patchRun",
     summary: "Update one run (its fields win over the post's)",
     tag,
+    ingestKeys: "accepted",
     params: runParams,
     body: runWrite.extend({ id: z.uuid().optional() }),
     ...ingest,
@@ -100,6 +108,7 @@ export const tracingEndpoints = {
     description:
       "An OTLP exporter's ExportTraceServiceRequest, optionally gzip-compressed. The answer is an ExportTraceServiceResponse in the request's encoding (application/x-protobuf or JSON); partialSuccess names the spans refused, the others were stored. The project: the span's langsmith.trace.session_name, else the Langsmith-Project header, else the resource's service.name, else default.",
     tag,
+    ingestKeys: "accepted",
     rawBody: {
       type: ["application/x-protobuf", "application/json"],
       description: "opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest",
@@ -114,21 +123,54 @@ export const tracingEndpoints = {
     operationId: "readRun",
     summary: "Read one run",
     tag,
+    ingestKeys: "refused",
     params: runParams,
     response: run,
     status: 200,
-    errors: [404],
+    errors: [403, 404],
   }),
   queryRuns: defineEndpoint({
     method: "POST",
     path: "/api/v1/runs/query",
     operationId: "queryRuns",
-    summary: "Query runs by project, trace, ids, parent, type, name, error, start time",
+    summary:
+      "Query runs by project, trace, ids, parent, type, name, error or status, tags, metadata, start time",
     tag,
+    ingestKeys: "refused",
     body: runQueryBody,
     response: runQueryResult,
     status: 200,
-    errors: [404, 413, 415],
+    errors: [403, 404, 413, 415],
+  }),
+  readRunAttachment: defineEndpoint({
+    method: "GET",
+    path: "/api/v1/runs/{run_id}/attachments/{name}",
+    operationId: "readRunAttachment",
+    summary: "Download one of a run's attachments (its bytes, as sent)",
+    description:
+      "Served as a download (Content-Disposition: attachment, nosniff, a sandboxing CSP) with the type it was sent with.",
+    tag,
+    ingestKeys: "refused",
+    params: runAttachmentParams,
+    response: z.string().meta({ description: "The attachment's bytes" }),
+    responseType: "application/octet-stream",
+    status: 200,
+    errors: [404],
+  }),
+  readRunTree: defineEndpoint({
+    method: "GET",
+    path: "/api/v1/runs/{run_id}/tree",
+    operationId: "readRunTree",
+    summary: "The whole trace of a run as a tree: depth first, with depth and time offsets",
+    description:
+      "Any run of the trace names it. A page holds at most `limit` runs (default 500, at most 1000); `truncated` and `cursors.next` say more follow.",
+    tag,
+    ingestKeys: "refused",
+    params: runParams,
+    query: runTreeQuery,
+    response: traceTree,
+    status: 200,
+    errors: [404],
   }),
   runStats: defineEndpoint({
     method: "POST",
@@ -147,10 +189,11 @@ export const tracingEndpoints = {
     operationId: "listTracingProjects",
     summary: "List the workspace's tracing projects (by name)",
     tag,
+    ingestKeys: "refused",
     query: projectListQuery,
     response: z.array(project),
     status: 200,
-    errors: [],
+    errors: [403],
   }),
   createProject: defineEndpoint({
     method: "POST",
@@ -158,6 +201,7 @@ export const tracingEndpoints = {
     operationId: "createTracingProject",
     summary: "Create a tracing project in the caller's workspace",
     tag,
+    ingestKeys: "refused",
     query: projectCreateQuery,
     body: projectCreateBody,
     response: project,
@@ -171,10 +215,24 @@ export const tracingEndpoints = {
     operationId: "readTracingProject",
     summary: "Read a tracing project",
     tag,
+    ingestKeys: "refused",
     params: projectParams,
     response: project,
     status: 200,
-    errors: [404],
+    errors: [403, 404],
+  }),
+  deleteProject: defineEndpoint({
+    method: "DELETE",
+    path: "/api/v1/sessions/{project_id}",
+    operationId: "deleteTracingProject",
+    summary: "Delete a tracing project with its runs and feedback",
+    description:
+      "A deployment's own project is refused (409) while the deployment exists. Runs are deleted in bounded batches before the project itself.",
+    tag,
+    ingestKeys: "refused",
+    params: projectParams,
+    status: 204,
+    errors: [403, 404, 409],
   }),
   createFeedback: defineEndpoint({
     method: "POST",
@@ -182,6 +240,7 @@ export const tracingEndpoints = {
     operationId: "createFeedback",
     summary: "Record feedback on a run or a project",
     tag,
+    ingestKeys: "refused",
     body: feedbackCreateBody,
     response: feedback,
     status: 200,
@@ -193,10 +252,11 @@ export const tracingEndpoints = {
     operationId: "listFeedback",
     summary: "List feedback, by run and key",
     tag,
+    ingestKeys: "refused",
     query: feedbackListQuery,
     response: z.array(feedback),
     status: 200,
-    errors: [],
+    errors: [403],
   }),
   readFeedback: defineEndpoint({
     method: "GET",
@@ -204,9 +264,10 @@ export const tracingEndpoints = {
     operationId: "readFeedback",
     summary: "Read one feedback",
     tag,
+    ingestKeys: "refused",
     params: feedbackParams,
     response: feedback,
     status: 200,
-    errors: [404],
+    errors: [403, 404],
   }),
 };

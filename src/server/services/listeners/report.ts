@@ -9,6 +9,7 @@ import { deploymentUrlOf } from "../deployments/url";
 import { appendWithinCap } from "../revisions/log-cap";
 import { appendLogs } from "../revisions/logs-append";
 import { transition } from "../revisions/transition";
+import { revokeSupersededIngestKeys } from "../tracing/ingest-keys";
 import { notifyListenerWork } from "./work-events";
 
 // A listener's report on the revision it leased: log lines, a lease renewal, and at the end
@@ -33,6 +34,8 @@ async function activate(
     where: { id: revision.deploymentId, status: { not: "AWAITING_DELETE" } },
     data: { activeRevisionId: revision.id, status: "READY", runtime: "kubernetes" },
   });
+  // The earlier revisions' pods are gone: their tracing ingest keys with them (contract 15.7).
+  await revokeSupersededIngestKeys(tx, revision.deploymentId, revision.id);
   const url = deploymentUrlOf({
     id: deployment.id,
     name: deployment.name,

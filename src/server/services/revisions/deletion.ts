@@ -1,6 +1,7 @@
 import { ACTIVE_STATUSES } from "@/schemas/revision-states";
 import type { DbClient } from "@/server/db";
 import { notifyListenerWork } from "../listeners/work-events";
+import { revokeDeploymentIngestKeys } from "../tracing/ingest-keys";
 import { enqueueTeardown } from "./queue";
 
 // Deleting a deployment (contract 5.3): AWAITING_DELETE at once, then the worker tears its
@@ -21,6 +22,8 @@ export async function markForDeletion(
     where: { deploymentId, status: { in: ACTIVE_STATUSES } },
     data: { status: "INTERRUPTED", statusMessage: "The deployment is being deleted." },
   });
+  // Its pods' tracing ingest keys die with it (contract 15.7).
+  await revokeDeploymentIngestKeys(tx, deploymentId);
   if (deployment.listenerId) await notifyListenerWork(tx, deployment.listenerId);
   else await enqueueTeardown(tx, { deploymentId });
 }

@@ -23,6 +23,16 @@ export async function ingestBatch(
   const issues: IngestIssue[] = [...outcome.issues];
   let accepted = outcome.accepted;
   for (const op of batch.feedback) {
+    // An ingest key writes runs only (contract 15.7): its feedback parts are refused alone.
+    if (actor.ingest) {
+      issues.push({
+        loc: op.loc,
+        msg: "A deployment's ingest key cannot write feedback",
+        type: "forbidden",
+        status: 403,
+      });
+      continue;
+    }
     try {
       await createFeedback(db, actor, parseOrThrow("body", feedbackCreateBody, op.value));
       accepted++;

@@ -1,12 +1,14 @@
 import { runWrite, type RunWrite } from "@/schemas/tracing";
-import { requireRole, type Actor } from "@/server/auth/actor";
+import { requireRole, type Actor, type IngestScope } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
 import { AppError, type ValidationIssue } from "@/server/errors";
 import { parseOrThrow } from "@/server/validation";
+import type { AttachmentUpload } from "./attachments";
 import { TRACING_FUTURE_DAYS } from "./limits";
 import { ensureRunPartitions, retentionCutoff } from "./partitions";
 import { projectIdsByName, projectIdsInWorkspace } from "./projects";
 import { runStore, type RunRow } from "./run-store";
+import { removeRefusedObjects, storeRunObjects } from "./run-objects";
 import { DAY_MS, parseDottedOrder, toIsoInstant } from "./time";
 
 // Run ingest, one door for every route (multipart, batch, single post and patch): each run is
@@ -17,11 +19,16 @@ export interface RunOp {
   /** Where the run came from in the request, for its error (e.g. ["body", "post.<id>"]). */
   loc: (string | number)[];
   value: unknown;
+  /** Multipart `attachment.<id>.<name>` parts, stored with the run (attachments.ts). */
+  attachments?: AttachmentUpload[];
 }
 
-/** One refused run or part: its status says why (404 unknown, 409 id in use, 413, 422). */
+/**
+ * One refused run or part: its status says why (403 another project than an ingest key's, 404
+ * unknown, 409 id in use, 413, 422).
+ */
 export interface IngestIssue extends ValidationIssue {
-  status: 404 | 409 | 413 | 422;
+  status: 403 | 404 | 409 | 413 | 422;
 }
 
 export interface IngestOutcome {
@@ -50,11 +57,20 @@ export async function ingestRuns(
   now = new Date(),
 ): Promise<IngestOutcome> {
   requireRole(actor, "editor");
+  const scope = actor.ingest;
   const issues: IngestIssue[] = [];
   const planned: Planned[] = [];
   for (const op of ops) {
     try {
-      const run = parseOrThrow("body", runWrite, op.value);
+      let run = parseOrThrow("body", runWrite, op.value);
+      if (scope) {
+        const outside = outsideScope(run, scope, op.loc);
+        if (outside) {
+          issues.push(outside);
+          continue;
+        }
+        run = { ...run, session_id: scope.projectId, session_name: undefined };
+      }
       if (run.dotted_order && toIsoInstant(parseDottedOrder(run.dotted_order).time) === null) {
         issues.push(
           issue(
@@ -72,21 +88,23 @@ export async function ingestRuns(
         issues.push(issue([...op.loc, ...i.loc.slice(1)], i.msg, i.type));
     }
   }
-  await fillPatchTimes(db, actor.workspaceId, planned);
+  await fillPatchTimes(db, actor.workspaceId, planned, scope?.projectId);
   const projects = await resolveProjects(db, actor.workspaceId, planned);
 
   const oldest = retentionCutoff(now).getTime();
   const newest = now.getTime() + TRACING_FUTURE_DAYS * DAY_MS;
-  const rows: { kind: RunOp["kind"]; loc: RunOp["loc"]; row: RunRow }[] = [];
+  const rows: { op: RunOp; kind: RunOp["kind"]; loc: RunOp["loc"]; row: RunRow }[] = [];
   for (const p of planned) {
     const problem = checkRun(p, projects, oldest, newest);
     if (problem) issues.push(problem);
-    else rows.push({ kind: p.op.kind, loc: p.op.loc, row: toRow(p, projects) });
+    else rows.push({ op: p.op, kind: p.op.kind, loc: p.op.loc, row: toRow(p, projects) });
   }
   await ensureRunPartitions(
     db,
     rows.map((r) => new Date(r.row.sort_time)),
   );
+  // Stored bytes first, so a row never names an object that is not there.
+  await storeRunObjects(actor.workspaceId, rows);
   let accepted = 0;
   for (const kind of ["post", "patch"] as const) {
     const ofKind = rows.filter((r) => r.kind === kind);
@@ -95,12 +113,17 @@ export async function ingestRuns(
       actor.workspaceId,
       kind,
       ofKind.map((r) => r.row),
+      scope?.projectId,
     );
+    const refused: RunRow[] = [];
     for (const r of ofKind) {
       if (written.has(r.row.id)) accepted++;
-      else
+      else {
         issues.push(issue(r.loc, `Run id ${r.row.id} is already in use`, "run_id_conflict", 409));
+        refused.push(r.row);
+      }
     }
+    await removeRefusedObjects(db, actor.workspaceId, refused);
   }
   return { accepted, issues };
 }
@@ -113,11 +136,39 @@ function plannedTime(run: RunWrite, kind: RunOp["kind"]): string | null {
   return kind === "post" ? new Date().toISOString() : null;
 }
 
+/**
+ * An ingest key writes into its own project only (contract 15.7): a run naming another one, by
+ * id or by name, is refused (403, whether that project exists or not); one naming none is its.
+ */
+function outsideScope(
+  run: RunWrite,
+  scope: IngestScope,
+  loc: (string | number)[],
+): IngestIssue | null {
+  const refuse = (field: string, named: string) =>
+    issue(
+      [...loc, field],
+      `This ingest key writes only into project ${scope.projectName}, not ${named}`,
+      "project_forbidden",
+      403,
+    );
+  if (run.session_id && run.session_id.toLowerCase() !== scope.projectId)
+    return refuse("session_id", run.session_id);
+  if (run.session_name && run.session_name !== scope.projectName)
+    return refuse("session_name", run.session_name);
+  return null;
+}
+
 /** A patch naming neither dotted_order nor start_time lands on the run already stored. */
-async function fillPatchTimes(db: Db, workspaceId: string, planned: Planned[]) {
+async function fillPatchTimes(
+  db: Db,
+  workspaceId: string,
+  planned: Planned[],
+  projectId: string | undefined,
+) {
   const unknown = planned.filter((p) => p.sortTime === null).map((p) => p.run.id);
   if (unknown.length === 0) return;
-  const times = await runStore.runTimesById(db, workspaceId, unknown);
+  const times = await runStore.runTimesById(db, workspaceId, unknown, projectId);
   for (const p of planned) if (p.sortTime === null) p.sortTime = times.get(p.run.id) ?? null;
 }
 
@@ -228,5 +279,8 @@ function toRow(p: Planned, projects: ProjectIds): RunRow {
     prompt_tokens: count.prompt,
     completion_tokens: count.completion,
     total_tokens: count.total,
+    attachments: null,
+    inputs_ref: null,
+    outputs_ref: null,
   };
 }

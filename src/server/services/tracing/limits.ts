@@ -12,6 +12,11 @@ export const TRACING_BATCH_BYTES = 8 * MiB;
 export const TRACING_BATCH_RUNS = 100;
 /** One multipart part (a run, one of its fields, an attachment, a feedback): larger → 413. */
 export const TRACING_MAX_PART_BYTES = 8 * MiB;
+/**
+ * A run's inputs or outputs larger than this (as JSON text, UTF-8) are kept in the storage
+ * backend, the row holding a reference (stored-fields.ts); smaller ones stay in PostgreSQL.
+ */
+export const TRACING_INLINE_FIELD_BYTES = 64 * 1024;
 /** Parts of one multipart body. */
 export const TRACING_MAX_PARTS = 10_000;
 /** How far ahead of the server's clock a run may start (clock skew), in days. */

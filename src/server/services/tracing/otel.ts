@@ -48,9 +48,13 @@ interface Planned {
   start: string;
 }
 
-/** The project a span traces into when it names none itself (README "Tracing"). */
-function defaultProject(span: OtlpSpan, header: string | null): string {
+/**
+ * The project a span traces into when it names none itself (README "Tracing"). An ingest key's
+ * spans go to its own project: the service name is no choice of project there.
+ */
+function defaultProject(span: OtlpSpan, header: string | null, actor: Actor): string {
   if (header?.trim()) return header.trim();
+  if (actor.ingest) return actor.ingest.projectName;
   const service = span.resource["service.name"];
   // The SDKs' placeholder when no service is named is not a name anyone chose.
   if (typeof service === "string" && service !== "" && !service.startsWith("unknown_service"))
@@ -158,7 +162,7 @@ export async function ingestOtlpSpans(
   const ops: RunOp[] = planned.map((p) => ({
     kind: "post",
     loc: ["spans", p.index],
-    value: postOf(p, dotted.get(p.runId), defaultProject(p.span, projectHeader)),
+    value: postOf(p, dotted.get(p.runId), defaultProject(p.span, projectHeader, actor)),
   }));
   const outcome = await ingestRuns(db, actor, ops);
   const refused = new Map<number, string>();

@@ -115,15 +115,24 @@ export async function projectIdsByName(
 ): Promise<Map<string, string>> {
   const unique = [...new Set(names)];
   if (unique.length === 0) return new Map();
+  const find = async () =>
+    new Map(
+      (
+        await db.tracingProject.findMany({
+          where: { workspaceId, name: { in: unique } },
+          select: { id: true, name: true },
+        })
+      ).map((r) => [r.name, r.id]),
+    );
+  // Read first: nearly every batch names projects that exist, and a read writes nothing.
+  const found = await find();
+  const missing = unique.filter((name) => !found.has(name));
+  if (missing.length === 0) return found;
   await db.tracingProject.createMany({
-    data: unique.map((name) => ({ id: randomUUID(), workspaceId, name })),
+    data: missing.map((name) => ({ id: randomUUID(), workspaceId, name })),
     skipDuplicates: true,
   });
-  const rows = await db.tracingProject.findMany({
-    where: { workspaceId, name: { in: unique } },
-    select: { id: true, name: true },
-  });
-  return new Map(rows.map((r) => [r.name, r.id]));
+  return find();
 }
 
 /** Of these project ids, the ones in the workspace. */

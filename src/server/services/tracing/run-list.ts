@@ -10,7 +10,7 @@ import { decodeCursor, encodeCursor, instantOf } from "./runs-read";
 
 const PREVIEW_CHARS = 160;
 
-export function toRunSummary(row: StoredRun): RunSummary {
+function toRunSummary(row: StoredRun): RunSummary {
   const start = row.start_time ?? row.sort_time;
   const latency =
     row.end_time !== null
@@ -46,8 +46,7 @@ export async function listRunSummaries(db: DbClient, actor: Actor, input: ListRu
     isRoot: input.rootOnly ? true : undefined,
     runType: input.runType || undefined,
     nameContains: input.search || undefined,
-    error: input.status === "error" ? true : input.status ? false : undefined,
-    ended: input.status === "success" ? true : input.status === "pending" ? false : undefined,
+    status: input.status,
     startedFrom: instantOf(input.startTime, "startTime"),
     startedBefore: instantOf(input.endTime, "endTime"),
     after: input.cursor ? decodeCursor(input.cursor) : undefined,

@@ -1,6 +1,11 @@
 import { Prisma } from "@/generated/prisma/client";
 import type { DbClient } from "@/server/db";
+import { deleteProjectRuns } from "./run-store-delete";
+import { findTraceRuns, traceSummary } from "./run-store-tree";
 import { isoSql } from "./time";
+
+export type { DeletedRun } from "./run-store-delete";
+export type { TraceSummary, TreePosition, TreeRun } from "./run-store-tree";
 
 // Where runs live: PostgreSQL day partitions (migration 20261201000000_tracing). The services
 // reach runs only through the RunStore interface at the end of this file, so another engine (a
@@ -29,6 +34,11 @@ export interface RunRow {
   prompt_tokens: number | null;
   completion_tokens: number | null;
   total_tokens: number | null;
+  /** Attachment name → its stored object (attachments.ts): merged by name, not replaced. */
+  attachments: Record<string, unknown> | null;
+  /** Inputs or outputs kept in the storage backend (stored-fields.ts): then `inputs` is null. */
+  inputs_ref: { object: string; size: number } | null;
+  outputs_ref: { object: string; size: number } | null;
 }
 
 const MERGED = [
@@ -53,11 +63,14 @@ const MERGED = [
   "total_tokens",
 ] as const;
 
+/** Fields kept inline or in the storage backend: a value and its `_ref` merge as one. */
+const PAIRED = ["inputs", "outputs"] as const;
+
 const RECORD = `x(id uuid, sort_time timestamptz, project_id uuid, trace_id uuid, parent_run_id uuid,
   dotted_order text, name text, run_type text, start_time timestamptz, end_time timestamptz,
   error text, inputs jsonb, outputs jsonb, events jsonb, extra jsonb, serialized jsonb,
   tags text[], reference_example_id uuid, prompt_tokens int, completion_tokens int,
-  total_tokens int)`;
+  total_tokens int, attachments jsonb, inputs_ref jsonb, outputs_ref jsonb)`;
 
 /** Same run twice in one statement cannot be upserted: merged first (later fields win). */
 function mergeDuplicates(rows: RunRow[]): RunRow[] {
@@ -73,6 +86,7 @@ function mergeDuplicates(rows: RunRow[]): RunRow[] {
     for (const field of MERGED) {
       if (row[field] !== null) (merged as unknown as Record<string, unknown>)[field] = row[field];
     }
+    if (row.attachments) merged.attachments = { ...(before.attachments ?? {}), ...row.attachments };
     byKey.set(key, merged);
   }
   // One order for every writer: concurrent batches of the same runs never deadlock.
@@ -84,58 +98,87 @@ function mergeDuplicates(rows: RunRow[]): RunRow[] {
 /**
  * One upsert statement for the batch. A post fills only what is still empty (a retried post
  * changes nothing; a patch that came first keeps its fields); a patch's fields win. A row of
- * another workspace with the same key is left alone and its id is missing from the answer.
+ * another workspace with the same key is left alone and its id is missing from the answer; with
+ * `projectId` (an ingest key's), so is a row of any other project.
  */
 async function upsertRuns(
   db: DbClient,
   workspaceId: string,
   kind: "post" | "patch",
   rows: RunRow[],
+  projectId?: string,
 ): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
   const merged = mergeDuplicates(rows);
-  const set = MERGED.map((c) =>
+  const simple = MERGED.filter((c) => !(PAIRED as readonly string[]).includes(c));
+  const set = [
+    ...simple.map((c) =>
+      kind === "post"
+        ? `"${c}" = COALESCE(r."${c}", excluded."${c}")`
+        : `"${c}" = COALESCE(excluded."${c}", r."${c}")`,
+    ),
+    ...PAIRED.flatMap((c) => {
+      // The stored value is the pair: a post fills it only when both are empty, a patch's wins.
+      const keep =
+        kind === "post"
+          ? `r."${c}" IS NOT NULL OR r."${c}_ref" IS NOT NULL`
+          : `excluded."${c}" IS NULL AND excluded."${c}_ref" IS NULL`;
+      return [c, `${c}_ref`].map(
+        (col) => `"${col}" = CASE WHEN ${keep} THEN r."${col}" ELSE excluded."${col}" END`,
+      );
+    }),
+  ].join(", ");
+  // Attachments merge by name: a post keeps the names already stored, a patch replaces them.
+  const attachments =
     kind === "post"
-      ? `"${c}" = COALESCE(r."${c}", excluded."${c}")`
-      : `"${c}" = COALESCE(excluded."${c}", r."${c}")`,
-  ).join(", ");
-  const columns = MERGED.map((c) => `"${c}"`).join(", ");
-  const values = MERGED.map((c) => `x."${c}"`).join(", ");
+      ? `COALESCE(excluded."attachments" || r."attachments", r."attachments", excluded."attachments")`
+      : `COALESCE(r."attachments" || excluded."attachments", excluded."attachments", r."attachments")`;
+  const written = [...MERGED, "attachments", "inputs_ref", "outputs_ref"];
+  const columns = written.map((c) => `"${c}"`).join(", ");
+  const values = written.map((c) => `x."${c}"`).join(", ");
   const sql = `INSERT INTO "tracing_runs" AS r ("id", "sort_time", "workspace_id", ${columns}, "posted")
     SELECT x.id, x.sort_time, $1::uuid, ${values}, ${kind === "post"}
       FROM jsonb_to_recordset($2::jsonb) AS ${RECORD}
      ORDER BY x.sort_time, x.id
-    ON CONFLICT ("id", "sort_time") DO UPDATE SET ${set},
+    ON CONFLICT ("id", "sort_time") DO UPDATE SET ${set}, "attachments" = ${attachments},
       "posted" = r."posted" OR excluded."posted", "updated_at" = now()
-    WHERE r."workspace_id" = excluded."workspace_id"
+    WHERE r."workspace_id" = excluded."workspace_id"${projectId ? ` AND r."project_id" = $3::uuid` : ""}
     RETURNING "id"::text AS id`;
-  const written = await db.$queryRawUnsafe<{ id: string }[]>(
+  const stored = await db.$queryRawUnsafe<{ id: string }[]>(
     sql,
     workspaceId,
     JSON.stringify(merged),
+    ...(projectId ? [projectId] : []),
   );
-  return new Set(written.map((w) => w.id));
+  return new Set(stored.map((w) => w.id));
 }
 
-/** The partition time of runs already stored in the workspace, by id. */
+/** The partition time of runs already stored in the workspace (in the project, if given), by id. */
 async function runTimesById(
   db: DbClient,
   workspaceId: string,
   ids: string[],
+  projectId?: string,
 ): Promise<Map<string, string>> {
   const rows = await db.$queryRawUnsafe<{ id: string; t: string }[]>(
     `SELECT id::text AS id, ${isoSql("sort_time")} AS t FROM "tracing_runs"
-      WHERE workspace_id = $1::uuid AND id = ANY($2::uuid[])`,
+      WHERE workspace_id = $1::uuid AND id = ANY($2::uuid[])${projectId ? " AND project_id = $3::uuid" : ""}`,
     workspaceId,
     ids,
+    ...(projectId ? [projectId] : []),
   );
   return new Map(rows.map((r) => [r.id, r.t]));
 }
 
 /** A stored run, times as ISO text with microseconds. */
-export interface StoredRun extends Omit<RunRow, "sort_time"> {
+export interface StoredRun extends Omit<
+  RunRow,
+  "sort_time" | "attachments" | "inputs_ref" | "outputs_ref"
+> {
   sort_time: string;
   attachments: unknown;
+  inputs_ref: unknown;
+  outputs_ref: unknown;
 }
 
 const SELECT = Prisma.raw(`SELECT id::text AS id, ${isoSql("sort_time")} AS sort_time,
@@ -143,7 +186,7 @@ const SELECT = Prisma.raw(`SELECT id::text AS id, ${isoSql("sort_time")} AS sort
   dotted_order, name, run_type, ${isoSql("start_time")} AS start_time,
   ${isoSql("end_time")} AS end_time, error, inputs, outputs, events, extra, serialized, tags,
   reference_example_id::text AS reference_example_id, attachments, prompt_tokens,
-  completion_tokens, total_tokens
+  completion_tokens, total_tokens, inputs_ref, outputs_ref
   FROM "tracing_runs"`);
 
 /** Which runs: every given field must hold. */
@@ -157,12 +200,15 @@ export interface RunConditions {
   runType?: string;
   name?: string;
   error?: boolean;
+  status?: "success" | "error" | "pending";
+  /** Runs carrying every one of these tags. */
+  tags?: string[];
+  /** Runs whose `extra.metadata` holds each of these keys with this value. */
+  metadata?: Record<string, string | number | boolean>;
   startedFrom?: string;
   startedBefore?: string;
   /** A part of the name, any case (the dashboard's search). */
   nameContains?: string;
-  /** Ended (end_time set) or not. */
-  ended?: boolean;
 }
 
 export interface RunFilter extends RunConditions {
@@ -175,7 +221,9 @@ export interface RunFilter extends RunConditions {
 /** The conditions of a filter (paging aside); time bounds prune the day partitions. */
 function runConditions(f: RunConditions): Prisma.Sql[] {
   const where: Prisma.Sql[] = [Prisma.sql`workspace_id = ${f.workspaceId}::uuid`];
-  if (f.projectIds) where.push(Prisma.sql`project_id = ANY(${f.projectIds}::uuid[])`);
+  // One project (the usual query) as `=`: PostgreSQL 15 walks the index in order only then.
+  if (f.projectIds?.length === 1) where.push(Prisma.sql`project_id = ${f.projectIds[0]}::uuid`);
+  else if (f.projectIds) where.push(Prisma.sql`project_id = ANY(${f.projectIds}::uuid[])`);
   if (f.traceId) where.push(Prisma.sql`trace_id = ${f.traceId}::uuid`);
   if (f.ids) where.push(Prisma.sql`id = ANY(${f.ids}::uuid[])`);
   if (f.parentRunId) where.push(Prisma.sql`parent_run_id = ${f.parentRunId}::uuid`);
@@ -185,17 +233,22 @@ function runConditions(f: RunConditions): Prisma.Sql[] {
   if (f.name) where.push(Prisma.sql`name = ${f.name}`);
   if (f.error === true) where.push(Prisma.sql`error IS NOT NULL`);
   if (f.error === false) where.push(Prisma.sql`error IS NULL`);
+  if (f.status === "error") where.push(Prisma.sql`error IS NOT NULL`);
+  if (f.status === "success") where.push(Prisma.sql`error IS NULL AND end_time IS NOT NULL`);
+  if (f.status === "pending") where.push(Prisma.sql`error IS NULL AND end_time IS NULL`);
+  // Containment, so the GIN indexes of migration 20261203000000_tracing_query serve them.
+  if (f.tags?.length) where.push(Prisma.sql`tags @> ${f.tags}::text[]`);
+  if (f.metadata && Object.keys(f.metadata).length)
+    where.push(Prisma.sql`(extra -> 'metadata') @> ${JSON.stringify(f.metadata)}::jsonb`);
   if (f.startedFrom) where.push(Prisma.sql`sort_time >= ${f.startedFrom}::timestamptz`);
   if (f.startedBefore) where.push(Prisma.sql`sort_time < ${f.startedBefore}::timestamptz`);
   if (f.nameContains)
     where.push(Prisma.sql`name ILIKE ${`%${f.nameContains.replace(/[\\%_]/g, "\\$&")}%`}`);
-  if (f.ended === true) where.push(Prisma.sql`end_time IS NOT NULL`);
-  if (f.ended === false) where.push(Prisma.sql`end_time IS NULL`);
   return where;
 }
 
-/** Runs matching every given filter, in (sort_time, id) order. */
-async function findRuns(db: DbClient, f: RunFilter): Promise<StoredRun[]> {
+/** The one statement findRuns sends (bench:ingest times it bare, without the API around it). */
+export function findRunsSql(f: RunFilter): Prisma.Sql {
   const where = runConditions(f);
   if (f.after) {
     where.push(
@@ -204,10 +257,21 @@ async function findRuns(db: DbClient, f: RunFilter): Promise<StoredRun[]> {
         : Prisma.sql`(sort_time, id) > (${f.after.time}::timestamptz, ${f.after.id}::uuid)`,
     );
   }
-  const order = Prisma.raw(f.order === "desc" ? "sort_time DESC, id DESC" : "sort_time, id");
-  return db.$queryRaw<StoredRun[]>(
-    Prisma.sql`${SELECT} WHERE ${Prisma.join(where, " AND ")} ORDER BY ${order} LIMIT ${f.limit}`,
+  // The table's own columns, not the SELECT's text copies of the same names: the index's order.
+  const order = Prisma.raw(
+    f.order === "desc"
+      ? `"tracing_runs"."sort_time" DESC, "tracing_runs"."id" DESC`
+      : `"tracing_runs"."sort_time", "tracing_runs"."id"`,
   );
+  // The limit as a literal, never a parameter: a generic plan that cannot see it (a prepared
+  // statement's, after a few runs) sorts the whole project instead of reading the index's top.
+  const limit = Prisma.raw(String(Math.max(1, Math.trunc(f.limit))));
+  return Prisma.sql`${SELECT} WHERE ${Prisma.join(where, " AND ")} ORDER BY ${order} LIMIT ${limit}`;
+}
+
+/** Runs matching every given filter, in (sort_time, id) order. */
+async function findRuns(db: DbClient, f: RunFilter): Promise<StoredRun[]> {
+  return db.$queryRaw<StoredRun[]>(findRunsSql(f));
 }
 
 export type StatsInterval = "minute" | "hour" | "day";
@@ -327,6 +391,9 @@ export interface RunStore {
   findRuns: typeof findRuns;
   runIdElsewhere: typeof runIdElsewhere;
   runsWithoutDottedOrder: typeof runsWithoutDottedOrder;
+  deleteProjectRuns: typeof deleteProjectRuns;
+  traceSummary: typeof traceSummary;
+  findTraceRuns: typeof findTraceRuns;
   runStats: typeof runStats;
   projectActivity: typeof projectActivity;
 }
@@ -338,6 +405,9 @@ export const runStore: RunStore = {
   findRuns,
   runIdElsewhere,
   runsWithoutDottedOrder,
+  deleteProjectRuns,
+  traceSummary,
+  findTraceRuns,
   runStats,
   projectActivity,
 };

@@ -2,9 +2,11 @@ import { RUN_FIELDS, type RunQuery } from "@/schemas/tracing";
 import type { Actor } from "@/server/auth/actor";
 import type { DbClient } from "@/server/db";
 import { invalidField, notFound } from "@/server/errors";
+import { attachmentsView } from "./attachments";
 import { isUuid } from "./ids";
 import { projectIdsInWorkspace } from "./projects";
 import { runStore, type StoredRun } from "./run-store";
+import { STORED_FIELDS, storedFieldMarkers, withStoredFields } from "./stored-fields";
 import { parseDottedOrder, toIsoInstant } from "./time";
 
 // Reading runs back: one run by id, and the SDK's run query with cursor paging.
@@ -20,7 +22,8 @@ export function toRun(row: StoredRun): Record<string, unknown> {
     end_time: row.end_time,
     status: row.error !== null ? "error" : row.end_time !== null ? "success" : "pending",
     error: row.error,
-    inputs: row.inputs ?? {},
+    // A stored field is null here (its marker says so); readRun puts it back whole.
+    inputs: row.inputs_ref ? null : (row.inputs ?? {}),
     outputs: row.outputs,
     events: row.events ?? [],
     extra: row.extra ?? {},
@@ -32,7 +35,7 @@ export function toRun(row: StoredRun): Record<string, unknown> {
     parent_run_ids: ancestors,
     session_id: row.project_id,
     reference_example_id: row.reference_example_id,
-    attachments: row.attachments ?? {},
+    attachments: attachmentsView(row.id, row.attachments),
     prompt_tokens: row.prompt_tokens,
     completion_tokens: row.completion_tokens,
     total_tokens: row.total_tokens,
@@ -43,6 +46,7 @@ export function toRun(row: StoredRun): Record<string, unknown> {
     prompt_cost: null,
     completion_cost: null,
     total_cost: null,
+    ...storedFieldMarkers(row),
   };
 }
 
@@ -60,7 +64,7 @@ export async function readRun(
       })
     : [];
   if (!row) throw notFound(`Run ${id} not found`);
-  return toRun(row);
+  return withStoredFields(row, toRun(row));
 }
 
 export const encodeCursor = (row: StoredRun) =>
@@ -108,6 +112,9 @@ export async function queryRuns(db: DbClient, actor: Actor, query: RunQuery) {
     runType: query.run_type ?? undefined,
     name: query.name ?? undefined,
     error: query.error ?? undefined,
+    status: query.status ?? undefined,
+    tags: query.tags?.length ? query.tags : undefined,
+    metadata: query.metadata ?? undefined,
     startedFrom: instantOf(query.start_time, "start_time"),
     startedBefore: instantOf(query.end_time, "end_time"),
     after: query.cursor ? decodeCursor(query.cursor) : undefined,
@@ -118,7 +125,9 @@ export async function queryRuns(db: DbClient, actor: Actor, query: RunQuery) {
   const runs = page.map((row) => {
     const full = toRun(row);
     if (!select) return full;
-    return Object.fromEntries(["id", ...select].map((f) => [f, full[f] ?? null]));
+    // A stored field selected comes with its marker (null inputs alone would look empty).
+    const markers = STORED_FIELDS.filter((f) => select.includes(f)).map((f) => `${f}_s3_urls`);
+    return Object.fromEntries(["id", ...select, ...markers].map((f) => [f, full[f] ?? null]));
   });
   const next = rows.length > limit ? encodeCursor(page[page.length - 1]!) : null;
   return { runs, cursors: { next } };

@@ -23,8 +23,8 @@ export function DryRunBanner({ runtime, builder }: { runtime: Runtime; builder: 
             <strong className="font-semibold">Dry run.</strong> No cluster is configured
             (HANGAR_KUBECONFIG) and no image builder (HANGAR_BUILDER), so Hangar builds and starts
             nothing: builds are a dry run that names an image without building it, each
-            revision&apos;s Kubernetes manifests are only recorded (&ldquo;Recorded (dry
-            run)&rdquo;), and nothing is running anywhere.
+            revision&apos;s Kubernetes manifests are only recorded (&ldquo;Recorded (dry run)&rdquo;),
+            and nothing is running anywhere.
           </span>
         ) : noCluster ? (
           <span>

@@ -38,6 +38,8 @@ test("no page scrolls sideways at 390 px", async ({ page }) => {
     `${deployment}/secrets`,
     `${deployment}/tags`,
     `${deployment}/connections`,
+    `${deployment}/traces`,
+    "/tracing",
     "/import",
     "/providers",
     "/providers/new",

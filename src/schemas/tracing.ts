@@ -141,6 +141,46 @@ export const runQueryResult = z.object({
   cursors: z.object({ next: z.string().nullable() }),
 });
 
+export const STATS_INTERVALS = ["minute", "hour", "day"] as const;
+export type StatsIntervalName = (typeof STATS_INTERVALS)[number];
+
+/** POST /runs/stats: the run query's filters (the SDK's getRunStats body) plus the bucket size. */
+export const runStatsBody = runQueryBody
+  .omit({ select: true, limit: true, cursor: true, order: true })
+  .extend({
+    session: z.array(uuid).min(1).max(100),
+    /** The buckets' size; absent: chosen from the time range (at most a few hundred buckets). */
+    interval: z.enum(STATS_INTERVALS).nullish(),
+  });
+export type RunStatsQuery = z.infer<typeof runStatsBody>;
+
+const statsFigures = z.object({
+  run_count: z.number().int(),
+  error_count: z.number().int(),
+  /** error_count / run_count; null without runs. */
+  error_rate: z.number().nullable(),
+  /** Seconds, over the runs that have ended; null when none has. */
+  latency_p50: z.number().nullable(),
+  latency_p99: z.number().nullable(),
+  prompt_tokens: z.number(),
+  completion_tokens: z.number(),
+  total_tokens: z.number(),
+});
+export type StatsFigures = z.infer<typeof statsFigures>;
+
+export const runStatsResult = statsFigures
+  .extend({
+    last_run_start_time: z.string().nullable(),
+    interval: z.enum(STATS_INTERVALS),
+    /** The range's bounds as applied (ISO, UTC): runs whose time is in [start_time, end_time). */
+    start_time: z.string(),
+    end_time: z.string(),
+    /** Every bucket of the range, oldest first, empty ones included. */
+    buckets: z.array(statsFigures.extend({ start_time: z.string() })),
+  })
+  .meta({ id: "TracingRunStats" });
+export type RunStats = z.infer<typeof runStatsResult>;
+
 /** GET /runs/{run_id}/tree: one page of the run's trace, depth first. */
 export const runTreeQuery = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(500),

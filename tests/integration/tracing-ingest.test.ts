@@ -212,7 +212,7 @@ describe("the tracing base's routes", () => {
     const key = tenant.keys.editor;
     for (const [method, path] of [
       ["GET", "/api/v1/nothing-here"],
-      ["POST", "/api/v1/runs/stats"],
+      ["POST", "/api/v1/runs/stats/extra"],
       ["POST", "/api/v1/otel/v1/metrics"],
       ["GET", "/api/v1/otel/v1/traces"],
       ["DELETE", "/api/v1/runs/multipart"],

@@ -11,6 +11,7 @@ const tabs = [
   { label: "Tags", path: "/tags" },
   { label: "Revisions", path: "/revisions" },
   { label: "Logs", path: "/logs" },
+  { label: "Traces", path: "/traces" },
   { label: "Connections", path: "/connections" },
 ] as const;
 

@@ -1,5 +1,12 @@
 import { FolderGit2Icon, type IconComponent } from "@/components/ui/icons";
-import { BoxesIcon, KeyRoundIcon, Link2Icon, PlusIcon, SettingsIcon } from "./header-icons";
+import {
+  ActivityIcon,
+  BoxesIcon,
+  KeyRoundIcon,
+  Link2Icon,
+  PlusIcon,
+  SettingsIcon,
+} from "./header-icons";
 
 export interface NavItem {
   href: string;
@@ -12,6 +19,7 @@ export const navItems: NavItem[] = [
   { href: "/deployments", label: "Deployments", icon: BoxesIcon },
   { href: "/new", label: "New deployment", icon: PlusIcon },
   { href: "/import", label: "Import", icon: FolderGit2Icon },
+  { href: "/tracing", label: "Tracing", icon: ActivityIcon },
   { href: "/providers", label: "OAuth providers", icon: KeyRoundIcon },
   { href: "/connected-accounts", label: "Connected accounts", icon: Link2Icon },
   { href: "/settings", label: "Settings", icon: SettingsIcon },

@@ -14,6 +14,7 @@ import { membersRouter } from "./routers/members";
 import { workspacesRouter } from "./routers/workspaces";
 import { listenersRouter } from "./routers/listeners";
 import { registryRouter } from "./routers/registry";
+import { tracingRouter } from "./routers/tracing";
 import { createCallerFactory, createRouter } from "./trpc";
 
 export const appRouter = createRouter({
@@ -33,6 +34,7 @@ export const appRouter = createRouter({
   listeners: listenersRouter,
   account: accountRouter,
   registry: registryRouter,
+  tracing: tracingRouter,
 });
 
 export type AppRouter = typeof appRouter;

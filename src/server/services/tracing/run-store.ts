@@ -189,7 +189,8 @@ const SELECT = Prisma.raw(`SELECT id::text AS id, ${isoSql("sort_time")} AS sort
   completion_tokens, total_tokens, inputs_ref, outputs_ref
   FROM "tracing_runs"`);
 
-export interface RunFilter {
+/** Which runs: every given field must hold. */
+export interface RunConditions {
   workspaceId: string;
   projectIds?: string[];
   traceId?: string;
@@ -206,14 +207,19 @@ export interface RunFilter {
   metadata?: Record<string, string | number | boolean>;
   startedFrom?: string;
   startedBefore?: string;
+  /** A part of the name, any case (the dashboard's search). */
+  nameContains?: string;
+}
+
+export interface RunFilter extends RunConditions {
   /** Keyset paging: runs after this (sort_time, id) in the order. */
   after?: { time: string; id: string };
   order: "asc" | "desc";
   limit: number;
 }
 
-/** The one statement findRuns sends (bench:ingest times it bare, without the API around it). */
-export function findRunsSql(f: RunFilter): Prisma.Sql {
+/** The conditions of a filter (paging aside); time bounds prune the day partitions. */
+function runConditions(f: RunConditions): Prisma.Sql[] {
   const where: Prisma.Sql[] = [Prisma.sql`workspace_id = ${f.workspaceId}::uuid`];
   // One project (the usual query) as `=`: PostgreSQL 15 walks the index in order only then.
   if (f.projectIds?.length === 1) where.push(Prisma.sql`project_id = ${f.projectIds[0]}::uuid`);
@@ -236,6 +242,14 @@ export function findRunsSql(f: RunFilter): Prisma.Sql {
     where.push(Prisma.sql`(extra -> 'metadata') @> ${JSON.stringify(f.metadata)}::jsonb`);
   if (f.startedFrom) where.push(Prisma.sql`sort_time >= ${f.startedFrom}::timestamptz`);
   if (f.startedBefore) where.push(Prisma.sql`sort_time < ${f.startedBefore}::timestamptz`);
+  if (f.nameContains)
+    where.push(Prisma.sql`name ILIKE ${`%${f.nameContains.replace(/[\\%_]/g, "\\$&")}%`}`);
+  return where;
+}
+
+/** The one statement findRuns sends (bench:ingest times it bare, without the API around it). */
+export function findRunsSql(f: RunFilter): Prisma.Sql {
+  const where = runConditions(f);
   if (f.after) {
     where.push(
       f.order === "desc"
@@ -258,6 +272,84 @@ export function findRunsSql(f: RunFilter): Prisma.Sql {
 /** Runs matching every given filter, in (sort_time, id) order. */
 async function findRuns(db: DbClient, f: RunFilter): Promise<StoredRun[]> {
   return db.$queryRaw<StoredRun[]>(findRunsSql(f));
+}
+
+export type StatsInterval = "minute" | "hour" | "day";
+
+/** Counts, error count, latency percentiles and tokens of some runs (latency in seconds). */
+export interface RunStatsRow {
+  /** The bucket's start (UTC, `date_trunc` of the run's time); null for the totals row. */
+  bucket: string | null;
+  run_count: number;
+  error_count: number;
+  latency_p50: number | null;
+  latency_p99: number | null;
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  last_run_start_time: string | null;
+}
+
+/**
+ * One statement: the totals (bucket null) and one row per non-empty bucket of the interval.
+ * Latency is end_time − start_time of the runs that have ended (pending runs are counted but
+ * have none); the bounds in `f` prune the day partitions.
+ */
+async function runStats(
+  db: DbClient,
+  f: RunConditions,
+  interval: StatsInterval,
+): Promise<RunStatsRow[]> {
+  const where = Prisma.join(runConditions(f), " AND ");
+  return db.$queryRaw<RunStatsRow[]>(Prisma.sql`
+    SELECT to_char(bucket, 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS bucket,
+           count(*)::int AS run_count,
+           count(*) FILTER (WHERE error IS NOT NULL)::int AS error_count,
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY latency) AS latency_p50,
+           percentile_cont(0.99) WITHIN GROUP (ORDER BY latency) AS latency_p99,
+           COALESCE(sum(prompt_tokens), 0)::float8 AS prompt_tokens,
+           COALESCE(sum(completion_tokens), 0)::float8 AS completion_tokens,
+           COALESCE(sum(total_tokens), 0)::float8 AS total_tokens,
+           ${Prisma.raw(isoSql("max(sort_time)"))} AS last_run_start_time
+      FROM (SELECT date_trunc(${interval}, sort_time AT TIME ZONE 'UTC') AS bucket, sort_time, error,
+                   prompt_tokens, completion_tokens, total_tokens,
+                   -- GREATEST skips nulls: a pending run's latency stays null, not 0.
+                   CASE WHEN end_time IS NOT NULL THEN GREATEST(0, EXTRACT(EPOCH FROM
+                     end_time - COALESCE(start_time, sort_time)))::float8 END AS latency
+              FROM "tracing_runs" WHERE ${where}) AS r
+     GROUP BY GROUPING SETS ((bucket), ())
+     ORDER BY bucket NULLS FIRST`);
+}
+
+/** A project's root runs (traces) since a time, their errors, and its newest run's time. */
+export interface ProjectActivity {
+  project_id: string;
+  traces: number;
+  errors: number;
+  last_run_time: string | null;
+}
+
+/** Per project: one count over the recent partitions, one index probe for the newest run. */
+async function projectActivity(
+  db: DbClient,
+  workspaceId: string,
+  projectIds: string[],
+  since: string,
+): Promise<ProjectActivity[]> {
+  if (projectIds.length === 0) return [];
+  return db.$queryRaw<ProjectActivity[]>(Prisma.sql`
+    SELECT p.id::text AS project_id, a.traces, a.errors,
+           ${Prisma.raw(isoSql("l.sort_time"))} AS last_run_time
+      FROM unnest(${projectIds}::uuid[]) AS p(id)
+      CROSS JOIN LATERAL (
+        SELECT count(*)::int AS traces, count(*) FILTER (WHERE error IS NOT NULL)::int AS errors
+          FROM "tracing_runs"
+         WHERE workspace_id = ${workspaceId}::uuid AND project_id = p.id
+           AND parent_run_id IS NULL AND sort_time >= ${since}::timestamptz) AS a
+      LEFT JOIN LATERAL (
+        SELECT sort_time FROM "tracing_runs"
+         WHERE workspace_id = ${workspaceId}::uuid AND project_id = p.id
+         ORDER BY sort_time DESC LIMIT 1) AS l ON true`);
 }
 
 /** Whether a run with this id is stored in another workspace than this one (and not in it). */
@@ -302,6 +394,8 @@ export interface RunStore {
   deleteProjectRuns: typeof deleteProjectRuns;
   traceSummary: typeof traceSummary;
   findTraceRuns: typeof findTraceRuns;
+  runStats: typeof runStats;
+  projectActivity: typeof projectActivity;
 }
 
 /** Runs in PostgreSQL, one partition a day (partitions.ts keeps the partitions). */
@@ -314,4 +408,6 @@ export const runStore: RunStore = {
   deleteProjectRuns,
   traceSummary,
   findTraceRuns,
+  runStats,
+  projectActivity,
 };

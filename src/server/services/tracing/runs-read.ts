@@ -67,10 +67,10 @@ export async function readRun(
   return withStoredFields(row, toRun(row));
 }
 
-const encodeCursor = (row: StoredRun) =>
+export const encodeCursor = (row: StoredRun) =>
   Buffer.from(JSON.stringify([row.sort_time, row.id])).toString("base64url");
 
-function decodeCursor(cursor: string): { time: string; id: string } {
+export function decodeCursor(cursor: string): { time: string; id: string } {
   try {
     const [time, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
     const instant = typeof time === "string" ? toIsoInstant(time) : null;
@@ -82,7 +82,7 @@ function decodeCursor(cursor: string): { time: string; id: string } {
 }
 
 /** A time filter as PostgreSQL takes it (a year it cannot store is a 422, never a 500). */
-function instantOf(value: string | null | undefined, field: string): string | undefined {
+export function instantOf(value: string | null | undefined, field: string): string | undefined {
   if (value === null || value === undefined) return undefined;
   const instant = toIsoInstant(value);
   if (!instant)

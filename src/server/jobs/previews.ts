@@ -17,7 +17,8 @@ export async function servePreviews(
   work: WorkOptions,
 ): Promise<{ statusId: string; stop(): void }> {
   const { db, boss } = ctx;
-  const statusSlot = await boss.work(QUEUES.previewStatus, work, async ([job]) => {
+  let statusSlot = "";
+  statusSlot = await boss.work(QUEUES.previewStatus, work, async ([job]) => {
     const { statusId } = previewStatusJob.parse(job!.data);
     try {
       if (!statusId) return;
@@ -33,7 +34,7 @@ export async function servePreviews(
       throw error;
     } finally {
       // More may be waiting (a move queues one per state): fetch again at once, not next poll.
-      boss.notifyWorker(statusSlot);
+      if (statusSlot) boss.notifyWorker(statusSlot);
     }
   });
   await boss.work(QUEUES.previewExpiry, work, async () => {

@@ -57,8 +57,7 @@ export async function queuePreviewStatus(
     },
   });
   const deployment = revision?.deployment;
-  if (!revision || !deployment?.preview || !deployment.integrationId || !deployment.repoUrl)
-    return;
+  if (!revision || !deployment?.preview || !deployment.integrationId || !deployment.repoUrl) return;
   const sha = (revision.sourceRevisionConfig as SourceRevisionConfig).repo_commit_sha;
   const location = repoOf(deployment.repoUrl);
   if (!sha || !location) return;

@@ -143,8 +143,7 @@ async function send(
   // A worker's next step is fetched by the slot that sent it as soon as it is free; a job
   // from elsewhere (the web server), or for a queue no slot of the sender serves next (`wake`),
   // wakes the workers. A delayed job waits for a poll anyway.
-  if ((options.wake || !options.boss) && !options.startAfterSeconds)
-    await jobWake.notify(tx, name);
+  if ((options.wake || !options.boss) && !options.startAfterSeconds) await jobWake.notify(tx, name);
 }
 
 /** The queue of the step a status calls for: builds have their own. */

@@ -1,5 +1,6 @@
 import type { DeploymentSource } from "@/generated/prisma/client";
 import type { SourceConfig, SourceRevisionConfig } from "@/schemas/deployments";
+import type { PromotedFrom } from "@/schemas/revisions";
 import type { DbClient } from "@/server/db";
 import { conflict } from "@/server/errors";
 import { enqueueRevisionStep } from "@/server/services/revisions/queue";
@@ -17,6 +18,8 @@ export interface RevisionSnapshot {
   secrets: StoredSecret[];
   /** A redeploy of an image in Hangar's registry keeps the digest its revision deployed. */
   imageDigest?: string | null;
+  /** A promotion: the deployment and revision the image comes from. */
+  promotedFrom?: PromotedFrom | null;
 }
 
 /**
@@ -55,6 +58,7 @@ export async function cutRevision(tx: DbClient, deploymentId: string, requested:
       secretsEncrypted: asJson(snapshot.secrets),
       secretsWithheld: snapshot.secretsWithheld,
       imageDigest: snapshot.imageDigest ?? null,
+      ...(snapshot.promotedFrom ? { promotedFrom: asJson(snapshot.promotedFrom) } : {}),
     },
   });
   await tx.deployment.update({

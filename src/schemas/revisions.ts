@@ -56,6 +56,10 @@ export const revision = z
       description:
         "The manifest digest of an image pushed to Hangar's registry, which the revision deploys (image@digest); null for other sources",
     }),
+    image_ref: z.string().nullable().meta({
+      description:
+        "The image the revision runs: `<registry>/<repository>@<digest>` once pushed to Hangar's registry, else the image as built or named; null until its build step",
+    }),
     promoted_from: promotedFrom.nullable().meta({
       description:
         "Where a promoted revision's image came from (POST .../promote); null for every other revision",

@@ -43,6 +43,7 @@ export const toRevision = (row: RevisionRow): Revision => ({
   source_revision_config: revisionConfigOf(row),
   remote_reconciled: row.remoteReconciled,
   image_digest: row.imageDigest,
+  image_ref: row.imageRef,
   runtime: row.runtime,
   promoted_from: (row.promotedFrom as PromotedFrom | null) ?? null,
 });

@@ -16,7 +16,13 @@ import { useTRPC } from "@/trpc/react";
 import { PromotePreview } from "./promote-preview";
 
 /** "Promote to…": runs this revision's image (by digest) on another deployment, after a preview. */
-export function PromoteButton({ revision, sourceName }: { revision: Revision; sourceName: string }) {
+export function PromoteButton({
+  revision,
+  sourceName,
+}: {
+  revision: Revision;
+  sourceName: string;
+}) {
   const [open, setOpen] = useState(false);
   return (
     <>
@@ -158,8 +164,8 @@ function PromoteForm({
       {production && (
         <div className="space-y-1 rounded-md border border-amber-300 bg-amber-50 p-3 dark:border-amber-800 dark:bg-amber-950">
           <p className="text-sm text-amber-900 dark:text-amber-200">
-            <strong>{target.name}</strong> is a production deployment: its users get this image
-            as soon as the new revision deploys.
+            <strong>{target.name}</strong> is a production deployment: its users get this image as
+            soon as the new revision deploys.
           </p>
           <label htmlFor={confirmId} className="block text-sm font-medium">
             Type <Mono>{target.name}</Mono> to confirm

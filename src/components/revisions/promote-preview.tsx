@@ -19,7 +19,12 @@ function currentImage(active: Revision | undefined, target: Deployment): string 
 }
 
 /** One side of the comparison: the image, then the deployment and revision it belongs to. */
-function Side({ testId, image, title, origin }: {
+function Side({
+  testId,
+  image,
+  title,
+  origin,
+}: {
   testId: string;
   image: string;
   title?: string;
@@ -76,9 +81,7 @@ export function PromotePreview({
               image={currentImage(before, target)}
               title={before?.image_ref ?? before?.source_revision_config.image_uri ?? undefined}
               origin={
-                before
-                  ? `Now: ${target.name} · revision #${before.number}`
-                  : `Now: ${target.name}`
+                before ? `Now: ${target.name} · revision #${before.number}` : `Now: ${target.name}`
               }
             />
             <p className="flex justify-center">

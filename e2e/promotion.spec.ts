@@ -183,8 +183,8 @@ test("promote to a prod target: its name is typed to confirm; the new revision s
   // "N seconds ago" keeps moving without a reload (the page's clock ticks every second while
   // something shows seconds).
   const createdAt = page
-    .locator("div", { has: page.locator("dt", { hasText: /^Created$/ }) })
-    .locator("dd time");
+    .locator("dt", { hasText: /^Created$/ })
+    .locator("xpath=following-sibling::dd[1]//time");
   await expect(createdAt).toHaveText(/^\d+ seconds ago$/, { timeout: 20_000 });
   const first = await createdAt.textContent();
   await expect(createdAt).not.toHaveText(first!, { timeout: 5_000 });

@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { ArrowDown } from "lucide-react";
-import { Mono } from "@/components/ui/description-list";
+import { ImageRef, Mono } from "@/components/ui/description-list";
 import { shortImage } from "@/lib/image-ref";
 import type { Deployment } from "@/schemas/deployments";
 import type { Revision } from "@/schemas/revisions";
@@ -32,8 +32,9 @@ function Side({
 }) {
   return (
     <div className="min-w-0 rounded-md border border-zinc-200 px-3 py-2 dark:border-zinc-800">
-      <p data-testid={testId} title={title} className="[overflow-wrap:anywhere]">
-        <Mono>{image}</Mono>
+      {/* Wraps after / @ : only, never inside a name. */}
+      <p data-testid={testId} title={title}>
+        <ImageRef value={image} />
       </p>
       <p data-testid={`${testId}-origin`} className="text-xs text-zinc-600 dark:text-zinc-400">
         {origin}

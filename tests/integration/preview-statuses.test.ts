@@ -23,7 +23,8 @@ import { uniqueName } from "../helpers/revision-fixtures";
 // with a server of our own: what a pull request's head commit receives is exactly pending (at
 // the cut), the moves in between, then the outcome, each once and in order, however the two
 // workers share the jobs; a build that fails at once still shows pending first; a max_open
-// refusal reaches the pull request. The workers poll only every 10 s, so statuses that arrive
+// refusal reaches the pull request; an interruption ends it with one `error`. The workers
+// (gated: a test holds builds at both) poll only every 10 s, so statuses that arrive
 // promptly show the status queue is woken (by the sender, and by itself after each job).
 
 const SECRET = "whsec-preview-statuses-0123456789";
@@ -44,8 +45,8 @@ beforeAll(async () => {
   const workerEnv = { ...own, HANGAR_QUEUE_POLL_SECONDS: "10", HANGAR_BUILD_CONCURRENCY: "2" };
   [server, ...workers] = await Promise.all([
     startServer(own),
-    startWorkerProcess(workerEnv),
-    startWorkerProcess(workerEnv),
+    startWorkerProcess(workerEnv, { gated: true }),
+    startWorkerProcess(workerEnv, { gated: true }),
   ]);
   const created = await api("/v1/integrations/codehost", {
     baseUrl: server.url,
@@ -169,6 +170,33 @@ describe("a preview's commit statuses under two workers", () => {
     expect(statuses.filter((s) => s.startsWith("failure"))).toHaveLength(1);
     expect(statuses.slice(1, -1).every((s) => s.startsWith("pending: "))).toBe(true);
     expect(new Set(statuses).size).toBe(statuses.length);
+  });
+
+  it("ends an interrupted build with one error, after pending", async () => {
+    await parent("acme/support-bot");
+    const gates = workers.map((w) => w.gate!);
+    for (const gate of gates) await gate.hold({ step: "build" });
+    const { pr, deliveries } = await host.pulls.open({ repo: "acme/support-bot" });
+    const revisionId = deliveries[0]!.body.deliveries[0]!;
+    const previewId = deliveries[0]!.body.previews[0]!.preview_id!;
+    try {
+      await waitForRevision(revisionId, ["BUILDING"], { db, timeoutMs: 30_000 });
+      const stopped = await api(`/v2/deployments/${previewId}/revisions/${revisionId}/interrupt`, {
+        baseUrl: server.url,
+        key: tenant.keys.editor,
+        method: "POST",
+      });
+      expect(stopped.status, stopped.text).toBe(200);
+    } finally {
+      for (const gate of gates) await gate.release({ step: "build" });
+    }
+    expect(await settled(pr.headSha)).toEqual([
+      "pending: Hangar: revision 1 is queued.",
+      "pending: Hangar: building revision 1.",
+      "error: INTERRUPTED: Interrupted by an API key.",
+    ]);
+    const revision = await waitForRevision(revisionId, undefined, { db });
+    expect(revision.status).toBe("INTERRUPTED");
   });
 
   it("tells a pull request refused by max_open why it has no preview", async () => {

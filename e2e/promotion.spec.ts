@@ -168,6 +168,8 @@ test("promote to a prod target: its name is typed to confirm; the new revision s
   await confirm.fill(liveName);
   await expect(submit).toBeEnabled();
   await auditPage(page, "revision-promote-prod");
+  // The README's picture of the dialog (docs/screenshots/promote-dialog.png is a copy).
+  await dialog.screenshot({ path: "e2e-screenshots/promote-dialog.png" });
   await submit.click();
 
   await expect(toast(page, `Promoted revision #1 to ${liveName}`)).toBeVisible();

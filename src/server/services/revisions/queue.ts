@@ -48,8 +48,9 @@ export const jobWake = notifyChannel("hangar_job_wake", "job wake listener");
 export const RETRY_LIMIT = 5;
 
 /**
- * A queue's settings. A commit status waits longer between tries (1, 2, 4, 8, 16 s): a code host
- * that is down for a while still hears every state, in order, once it answers again.
+ * A queue's settings. A commit status waits longer between tries (doubling from 1–2 s to 16–32 s,
+ * pg-boss's backoff): a code host down for a while still hears every state, in order, once it
+ * answers again.
  */
 const settingsOf = (name: string) => ({
   name,

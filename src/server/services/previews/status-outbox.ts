@@ -68,7 +68,8 @@ export type PostedStatus = Pick<PreviewCommitStatus, "seq" | "state" | "revision
  * Sends every unsent status of the commit `statusId` belongs to, oldest first, one transaction
  * each (holding the commit's post lock, so a second poster waits and then finds them sent).
  * Throws when the code host fails: that status stays unsent, and so do the later ones, until
- * the queue's retry (or the commit's next job) sends them in order.
+ * the queue's retry (or the commit's next job) sends them in order. A worker that dies after the
+ * code host took a status but before its commit sends that one status again, still in order.
  */
 export async function postQueuedStatuses(db: Db, statusId: string): Promise<PostedStatus[]> {
   const first = await db.previewCommitStatus.findUnique({

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createDb, type Db } from "../../src/server/db";
+import { STATUS_CONTEXT } from "../../src/server/services/previews/commit-status";
+import {
+  postQueuedStatuses,
+  queueCommitStatus,
+} from "../../src/server/services/previews/status-outbox";
 import {
   DEFAULT_TOKEN,
   SAMPLE_FILES,
@@ -217,5 +222,61 @@ describe("a preview's commit statuses under two workers", () => {
       target_url: null,
       authorization: `token ${DEFAULT_TOKEN}`,
     });
+  });
+
+  it("has one poster per commit: posters racing send each status once, oldest first", async () => {
+    const commit = {
+      integrationId,
+      owner: "acme",
+      repo: "agent-chat",
+      sha: "c0ffee".repeat(6) + "0000",
+    };
+    const steps = [1, 2, 3, 4, 5, 6];
+    // Each in a transaction of its own, as moves are; the workers are woken for each.
+    const ids: string[] = [];
+    for (const step of steps) {
+      await db.$transaction((tx) =>
+        queueCommitStatus(
+          tx,
+          commit,
+          {
+            state: step < steps.length ? "pending" : "success",
+            description: `step ${step}`,
+            targetUrl: null,
+            context: STATUS_CONTEXT,
+          },
+          null,
+        ),
+      );
+      const row = await db.previewCommitStatus.findFirstOrThrow({
+        where: { sha: commit.sha },
+        orderBy: { seq: "desc" },
+      });
+      ids.push(row.id);
+    }
+    // The same status again right after: recorded once.
+    await db.$transaction((tx) =>
+      queueCommitStatus(
+        tx,
+        commit,
+        {
+          state: "success",
+          description: `step ${steps.length}`,
+          targetUrl: null,
+          context: STATUS_CONTEXT,
+        },
+        null,
+      ),
+    );
+    // A slow code host, and posters of our own racing the two workers' jobs.
+    host.setDelay(50);
+    try {
+      await Promise.all(ids.map((id) => postQueuedStatuses(db, id)));
+    } finally {
+      host.setDelay(0);
+    }
+    expect(await settled(commit.sha)).toEqual(
+      steps.map((step) => `${step < steps.length ? "pending" : "success"}: step ${step}`),
+    );
   });
 });

@@ -1,6 +1,8 @@
 // The one-line health summary the overview and the API show: "2/2 ready · 3 restarts ·
 // OOMKilled 4 min ago". Plain values: the browser imports it too.
 
+import { tickFor } from "./relative-time";
+
 export interface SummaryInput {
   healthy: boolean | null;
   reason: string | null;
@@ -20,6 +22,15 @@ export function summarize(o: SummaryInput, now = Date.now()): string {
   }
   if (!o.healthy && o.reason && !parts.some((p) => p.startsWith(o.reason!))) parts.push(o.reason);
   return parts.join(" · ");
+}
+
+/**
+ * How often the summary must be rendered again to stay true (its "OOMKilled 12 s ago"), or null
+ * when it shows no time.
+ */
+export function summaryTick(o: SummaryInput, now = Date.now()): number | null {
+  const at = o.last_termination?.at ? Date.parse(o.last_termination.at) : null;
+  return at === null || Number.isNaN(at) ? null : tickFor(now - at);
 }
 
 export function ago(ms: number): string {

@@ -22,6 +22,20 @@ export const revisionStatuses = [
 export const revisionStatus = z.enum(revisionStatuses).meta({ id: "RevisionStatus" });
 export type RevisionStatus = z.infer<typeof revisionStatus>;
 
+export const promotedFrom = z
+  .object({
+    deployment_id: uuid,
+    deployment_name: z.string(),
+    revision_id: uuid,
+    revision_number: z.number().int().min(1),
+  })
+  .meta({
+    id: "PromotedFrom",
+    description:
+      "The deployment and revision whose image this revision runs, as they were when it was promoted",
+  });
+export type PromotedFrom = z.infer<typeof promotedFrom>;
+
 export const revision = z
   .object({
     id: uuid,
@@ -41,6 +55,14 @@ export const revision = z
     image_digest: z.string().nullable().meta({
       description:
         "The manifest digest of an image pushed to Hangar's registry, which the revision deploys (image@digest); null for other sources",
+    }),
+    image_ref: z.string().nullable().meta({
+      description:
+        "The image the revision runs: `<registry>/<repository>@<digest>` once pushed to Hangar's registry, else the image as built or named; null until its build step",
+    }),
+    promoted_from: promotedFrom.nullable().meta({
+      description:
+        "Where a promoted revision's image came from (POST .../promote); null for every other revision",
     }),
     created_at: timestamp,
     updated_at: timestamp,

@@ -6,8 +6,9 @@ import { api } from "../helpers/http";
 import { createDeployment, createSourceDeployment } from "../helpers/revision-fixtures";
 
 // Promotion's refusals at both doors (contract 6). The shared test worker builds nothing (a dry
-// run) and no registry runs here, so no revision has a digest: the promotion that succeeds is in
-// registry.test.ts, against a real registry.
+// run) and no registry runs here, so no revision has a digest: the promotion that pushes and
+// pulls for real is in registry.test.ts. Where a promoted revision came from (promoted_from) is
+// read here at both doors, from a revision given a digest in the database (as a push records it).
 
 let tenant: Tenant;
 let other: Tenant;
@@ -135,5 +136,86 @@ describe("revisions.promote (tRPC)", () => {
     await expect(call(target, editor, crypto.randomUUID())).rejects.toMatchObject({
       code: "NOT_FOUND",
     });
+  });
+});
+
+/** A deployed image revision that ran an image pushed to Hangar's registry (its digest pinned). */
+async function pushedRevision(name: string) {
+  const source = await createDeployment(tenant.keys.editor, { name });
+  const revision = await waitForRevision(source.latest_revision_id);
+  const digest = `sha256:${"ab".repeat(32)}`;
+  await testDb().revision.update({
+    where: { id: revision.id },
+    data: {
+      imageRef: `registry.hangar.test:5000/${tenant.workspaceId}/${name}@${digest}`,
+      imageDigest: digest,
+    },
+  });
+  return {
+    deploymentId: source.id as string,
+    revisionId: revision.id,
+    number: revision.number,
+    digest,
+  };
+}
+
+describe("a promoted revision says where it came from", () => {
+  it("promoted_from over REST (read and list) and tRPC; null on other revisions", async () => {
+    const name = `promo-src-${Date.now().toString(36)}`;
+    const from = await pushedRevision(name);
+    const to = await createDeployment(tenant.keys.editor);
+    const promoted = await promote(from, { target_deployment_id: to.id });
+    expect(promoted.status, promoted.text).toBe(200);
+    const expected = {
+      deployment_id: from.deploymentId,
+      deployment_name: name,
+      revision_id: from.revisionId,
+      revision_number: from.number,
+    };
+    const cut = await api(
+      `/v2/deployments/${to.id}/revisions/${promoted.body.latest_revision_id}`,
+      { key: tenant.keys.viewer },
+    );
+    expect(cut.status, cut.text).toBe(200);
+    expect(cut.body).toMatchObject({
+      number: 2,
+      image_digest: from.digest,
+      promoted_from: expected,
+    });
+    const listed = await api(`/v2/deployments/${to.id}/revisions`, { key: tenant.keys.viewer });
+    expect(listed.body.resources.map((r: { promoted_from: unknown }) => r.promoted_from)).toEqual([
+      expected,
+      null,
+    ]);
+    const source = await api(`/v2/deployments/${from.deploymentId}/revisions/${from.revisionId}`, {
+      key: tenant.keys.viewer,
+    });
+    expect(source.body.promoted_from).toBeNull();
+
+    // tRPC: the same field.
+    const caller = createCaller({
+      db: testDb(),
+      requestId: "promoted",
+      actor: tenant.actors.viewer,
+    });
+    const read = await caller.revisions.get({
+      deploymentId: to.id,
+      revisionId: promoted.body.latest_revision_id,
+    });
+    expect(read.promoted_from).toEqual(expected);
+    const page = await caller.revisions.list({ deploymentId: to.id });
+    expect(page.resources[0]!.promoted_from).toEqual(expected);
+
+    // The record stays once the source deployment is deleted.
+    const removed = await api(`/v2/deployments/${from.deploymentId}`, {
+      key: tenant.keys.editor,
+      method: "DELETE",
+    });
+    expect(removed.status).toBe(204);
+    const after = await api(
+      `/v2/deployments/${to.id}/revisions/${promoted.body.latest_revision_id}`,
+      { key: tenant.keys.viewer },
+    );
+    expect(after.body.promoted_from).toEqual(expected);
   });
 });

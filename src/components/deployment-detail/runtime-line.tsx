@@ -1,20 +1,10 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
 import { Badge } from "@/components/ui/badge";
-import { summarize } from "@/lib/runtime-summary";
+import { useNow } from "@/components/ui/use-now";
+import { summarize, summaryTick } from "@/lib/runtime-summary";
 import { useTRPC } from "@/trpc/react";
-
-/** Re-renders every 30 s, so "4 min ago" stays true while the page is open. */
-function useNow(everyMs = 30_000) {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), everyMs);
-    return () => clearInterval(timer);
-  }, [everyMs]);
-  return now;
-}
 
 /**
  * What runs, as the cluster shows it: "2/2 ready · 3 restarts · OOMKilled 4 min ago", the
@@ -23,10 +13,11 @@ function useNow(everyMs = 30_000) {
  */
 export function RuntimeLine({ id }: { id: string }) {
   const trpc = useTRPC();
-  const now = useNow();
   const { data, isPending, isError } = useQuery(
     trpc.runtime.state.queryOptions({ deploymentId: id }),
   );
+  // The page's clock: every second while the summary shows seconds ("OOMKilled 12 s ago").
+  const now = useNow((at) => (data?.running ? summaryTick(data, at) : null));
   if (isPending) return <span className="text-sm text-zinc-500">Reading…</span>;
   if (isError || !data)
     return <span className="text-sm text-red-800 dark:text-red-300">Could not be read.</span>;

@@ -5,16 +5,24 @@ import { ArrowUpRight } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useId, useState } from "react";
 import { Button } from "@/components/ui/button";
+import { Mono } from "@/components/ui/description-list";
 import { Dialog } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import { toast } from "@/components/ui/toast";
+import type { Deployment } from "@/schemas/deployments";
 import type { Revision } from "@/schemas/revisions";
 import { useTRPC } from "@/trpc/react";
 import { PromotePreview } from "./promote-preview";
 
 /** "Promote to…": runs this revision's image (by digest) on another deployment, after a preview. */
-export function PromoteButton({ revision }: { revision: Revision }) {
+export function PromoteButton({
+  revision,
+  sourceName,
+}: {
+  revision: Revision;
+  sourceName: string;
+}) {
   const [open, setOpen] = useState(false);
   return (
     <>
@@ -32,19 +40,32 @@ export function PromoteButton({ revision }: { revision: Revision }) {
         title={`Promote revision #${revision.number}`}
         description="Another deployment of this workspace runs this revision's image, pinned by its digest, with its own secrets and resources."
       >
-        <PromoteForm revision={revision} onDone={() => setOpen(false)} />
+        <PromoteForm revision={revision} sourceName={sourceName} onDone={() => setOpen(false)} />
       </Dialog>
     </>
   );
 }
 
-function PromoteForm({ revision, onDone }: { revision: Revision; onDone: () => void }) {
+/** A production target (deployment_type `prod`) is confirmed by typing its name. */
+const isProduction = (target: Deployment) => target.source_config.deployment_type === "prod";
+
+function PromoteForm({
+  revision,
+  sourceName,
+  onDone,
+}: {
+  revision: Revision;
+  sourceName: string;
+  onDone: () => void;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const router = useRouter();
   const selectId = useId();
   const filterId = useId();
+  const confirmId = useId();
   const [targetId, setTargetId] = useState("");
+  const [typed, setTyped] = useState("");
   const [filter, setFilter] = useState("");
   // The first 100 matches; the name filter finds any other.
   const candidates = useQuery(
@@ -57,6 +78,8 @@ function PromoteForm({ revision, onDone }: { revision: Revision; onDone: () => v
     (d) => d.id !== revision.deployment_id && d.status !== "AWAITING_DELETE",
   );
   const target = targets.find((d) => d.id === targetId);
+  const production = !!target && isProduction(target);
+  const confirmed = !!target && (!production || typed === target.name);
   const promote = useMutation(
     trpc.revisions.promote.mutationOptions({
       onSuccess: async (result) => {
@@ -77,7 +100,7 @@ function PromoteForm({ revision, onDone }: { revision: Revision; onDone: () => v
       className="space-y-4"
       onSubmit={(e) => {
         e.preventDefault();
-        if (!target) return;
+        if (!target || !confirmed) return;
         promote.mutate({
           deploymentId: revision.deployment_id,
           revisionId: revision.id,
@@ -115,7 +138,10 @@ function PromoteForm({ revision, onDone }: { revision: Revision; onDone: () => v
             id={selectId}
             className="w-full"
             value={targetId}
-            onChange={(e) => setTargetId(e.target.value)}
+            onChange={(e) => {
+              setTargetId(e.target.value);
+              setTyped("");
+            }}
           >
             <option value="">
               {candidates.isLoading
@@ -134,12 +160,31 @@ function PromoteForm({ revision, onDone }: { revision: Revision; onDone: () => v
           </Select>
         )}
       </div>
-      {target && <PromotePreview revision={revision} target={target} />}
+      {target && <PromotePreview revision={revision} sourceName={sourceName} target={target} />}
+      {production && (
+        <div className="space-y-1 rounded-md border border-amber-300 bg-amber-50 p-3 dark:border-amber-800 dark:bg-amber-950">
+          <p className="text-sm text-amber-900 dark:text-amber-200">
+            <strong>{target.name}</strong> is a production deployment: its users get this image as
+            soon as the new revision deploys.
+          </p>
+          <label htmlFor={confirmId} className="block text-sm font-medium">
+            Type <Mono>{target.name}</Mono> to confirm
+          </label>
+          <Input
+            id={confirmId}
+            className="w-full"
+            autoComplete="off"
+            spellCheck={false}
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+          />
+        </div>
+      )}
       <div className="flex justify-end gap-2">
         <Button variant="secondary" onClick={onDone}>
           Cancel
         </Button>
-        <Button type="submit" disabled={!target || promote.isPending}>
+        <Button type="submit" disabled={!confirmed || promote.isPending}>
           {promote.isPending ? "Promoting…" : target ? `Promote to ${target.name}` : "Promote"}
         </Button>
       </div>

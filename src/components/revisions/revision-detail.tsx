@@ -15,6 +15,7 @@ import { InterruptButton } from "./interrupt-button";
 import { PromoteButton } from "./promote-button";
 import { RedeployButton } from "./redeploy-button";
 import { RevisionLogs } from "./revision-logs";
+import { PromotedFrom } from "./revision-source";
 import { isActiveRevision, REVISION_POLL_MS, RevisionStatusBadge } from "./revision-status";
 
 const mono = (v: string | null) => (v ? <Mono>{v}</Mono> : null);
@@ -56,7 +57,7 @@ export function RevisionDetail({ id, revisionId }: { id: string; revisionId: str
               <span className="flex flex-wrap gap-2">
                 {isActiveRevision(r.status) && <InterruptButton revision={r} size="md" />}
                 {!isActiveRevision(r.status) && <RedeployButton revision={r} size="md" />}
-                {r.image_digest && <PromoteButton revision={r} />}
+                {r.image_digest && <PromoteButton revision={r} sourceName={deployment.name} />}
               </span>
             )
           }
@@ -73,6 +74,9 @@ export function RevisionDetail({ id, revisionId }: { id: string; revisionId: str
           <DescriptionList
             items={[
               { label: "Source", value: sourceLabels[r.source] },
+              ...(r.promoted_from
+                ? [{ label: "Origin", value: <PromotedFrom from={r.promoted_from} /> }]
+                : []),
               { label: "Branch or ref", value: mono(c.repo_ref) },
               {
                 label: "Commit",

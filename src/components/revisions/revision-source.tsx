@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { Mono } from "@/components/ui/description-list";
 import type { Revision } from "@/schemas/revisions";
 
@@ -14,5 +15,20 @@ export function ShortSha({ sha }: { sha: string | null }) {
     </span>
   ) : (
     <span className="text-zinc-400">—</span>
+  );
+}
+
+/** "Promoted from <deployment> revision #N", linking to that revision (while it exists). */
+export function PromotedFrom({ from }: { from: NonNullable<Revision["promoted_from"]> }) {
+  return (
+    <span data-testid="promoted-from">
+      Promoted from{" "}
+      <Link
+        href={`/deployments/${from.deployment_id}/revisions/${from.revision_id}`}
+        className="rounded-sm font-medium text-zinc-900 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-zinc-100"
+      >
+        {from.deployment_name} revision #{from.revision_number}
+      </Link>
+    </span>
   );
 }

@@ -9,7 +9,7 @@ import type { Revision } from "@/schemas/revisions";
 import { InterruptButton } from "./interrupt-button";
 import { RedeployButton } from "./redeploy-button";
 import { isActiveRevision, RevisionStatusBadge } from "./revision-status";
-import { revisionTarget, ShortSha } from "./revision-source";
+import { PromotedFrom, revisionTarget, ShortSha } from "./revision-source";
 
 export function RevisionsTable({
   rows,
@@ -70,6 +70,11 @@ export function RevisionsTable({
               {revisionTarget(r) && (
                 <span className="block truncate" title={revisionTarget(r) ?? undefined}>
                   <Mono>{revisionTarget(r)}</Mono>
+                </span>
+              )}
+              {r.promoted_from && (
+                <span className="block truncate text-xs text-zinc-600 dark:text-zinc-400">
+                  <PromotedFrom from={r.promoted_from} />
                 </span>
               )}
             </Td>

@@ -43,11 +43,15 @@ export interface CodehostClient {
   /** Whether a file exists at `path` on `ref`. */
   fileExists(owner: string, repo: string, path: string, ref: string): Promise<boolean>;
   /**
+   * Sets a commit status on `sha` (POST /repos/{owner}/{repo}/statuses/{sha}); the code host
+   * shows the last one per context, so callers send a commit's statuses in order
+   * (previews/status-outbox.ts). Throws AppError (502) when the code host fails.
+   */
+  createCommitStatus(owner: string, repo: string, sha: string, status: CommitStatus): Promise<void>;
+  /**
    * The repository's gzipped tar at a commit (the tarball endpoint and its redirects, see
    * archive.ts). Throws ArchiveFailure when the answers rule it out, AppError otherwise.
    */
-  /** Sets a commit status on `sha` (POST /repos/{owner}/{repo}/statuses/{sha}). */
-  createCommitStatus(owner: string, repo: string, sha: string, status: CommitStatus): Promise<void>;
   downloadArchive(
     owner: string,
     repo: string,

@@ -1,8 +1,10 @@
 import type { DeploymentSource } from "@/generated/prisma/client";
 import type { SourceConfig, SourceRevisionConfig } from "@/schemas/deployments";
+import type { PromotedFrom } from "@/schemas/revisions";
 import type { DbClient } from "@/server/db";
 import { conflict } from "@/server/errors";
-import { enqueuePreviewStatus, enqueueRevisionStep } from "@/server/services/revisions/queue";
+import { enqueueRevisionStep } from "@/server/services/revisions/queue";
+import { queuePreviewStatus } from "../previews/commit-status";
 import type { StoredPreview } from "../previews/names";
 import { gatePreviewRevision } from "../previews/revision-gate";
 import { lockDeploymentRow } from "./find";
@@ -16,6 +18,8 @@ export interface RevisionSnapshot {
   secrets: StoredSecret[];
   /** A redeploy of an image in Hangar's registry keeps the digest its revision deployed. */
   imageDigest?: string | null;
+  /** A promotion: the deployment and revision the image comes from. */
+  promotedFrom?: PromotedFrom | null;
 }
 
 /**
@@ -24,7 +28,7 @@ export interface RevisionSnapshot {
  * transaction (so the revision engine picks it up). Call with the deployment row locked.
  * A preview's revision builds its pull request's head commit, whatever the caller asked, and
  * a fork's unapproved head gets no secrets (previews/revision-gate.ts); its pull request hears
- * of it (a queued commit status).
+ * of it (a `pending` commit status recorded with the cut).
  */
 export async function cutRevision(tx: DbClient, deploymentId: string, requested: RevisionSnapshot) {
   const current = await tx.deployment.findUnique({
@@ -54,6 +58,7 @@ export async function cutRevision(tx: DbClient, deploymentId: string, requested:
       secretsEncrypted: asJson(snapshot.secrets),
       secretsWithheld: snapshot.secretsWithheld,
       imageDigest: snapshot.imageDigest ?? null,
+      ...(snapshot.promotedFrom ? { promotedFrom: asJson(snapshot.promotedFrom) } : {}),
     },
   });
   await tx.deployment.update({
@@ -61,7 +66,8 @@ export async function cutRevision(tx: DbClient, deploymentId: string, requested:
     data: { latestRevisionId: revision.id },
   });
   await enqueueRevisionStep(tx, { revisionId: revision.id });
-  if (current?.preview) await enqueuePreviewStatus(tx, revision.id);
+  // `pending` at the cut, recorded now: a revision that fails at once still shows it first.
+  if (current?.preview) await queuePreviewStatus(tx, revision.id, "QUEUED");
   return revision;
 }
 

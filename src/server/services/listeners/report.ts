@@ -9,6 +9,7 @@ import { deploymentUrlOf } from "../deployments/url";
 import { appendWithinCap } from "../revisions/log-cap";
 import { appendLogs } from "../revisions/logs-append";
 import { transition } from "../revisions/transition";
+import { queuePreviewStatus } from "../previews/commit-status";
 import { revokeSupersededIngestKeys } from "../tracing/ingest-keys";
 import { notifyListenerWork } from "./work-events";
 
@@ -111,6 +112,7 @@ export async function reportOnRevision(
     });
     await appendLogs(tx, revisionId, "deploy", [message], done ? "INFO" : "ERROR");
     if (done) await activate(tx, revision, revision.deployment);
+    await queuePreviewStatus(tx, revisionId, input.status);
     return answer(await tx.revision.findUniqueOrThrow({ where: { id: revisionId } }));
   }, lockedTransaction);
 }

@@ -1,22 +1,23 @@
 import type PgBoss from "pg-boss";
 import type { RevisionStatus } from "@/generated/prisma/client";
 import type { SourceConfig, SourceRevisionConfig } from "@/schemas/deployments";
-import type { Db, DbClient } from "@/server/db";
+import type { DbClient } from "@/server/db";
 import type { CommitStatus } from "@/server/integrations/codehost/client";
 import { repoOf } from "@/server/integrations/codehost/repo-url";
-import { codehostClientFor } from "../codehost-integrations";
 import { deploymentUrlOf } from "../deployments/url";
-import { enqueuePreviewStatus } from "../revisions/queue";
 import { WITHHELD_NOTE } from "./revision-gate";
+import { queueCommitStatus } from "./status-outbox";
 
 // Each preview revision is reported on its pull request's head commit as a commit status
-// (contract 5.6): pending while it is built and deployed, success with the preview's URL once
-// it runs, failure with the reason. A dry run (no cluster) never says a preview runs.
+// (contract 5.6): pending from its cut while it is built and deployed, success with the
+// preview's URL once it runs, failure with the reason; each state once, in order. A dry run
+// (no cluster) never says a preview runs. A refused preview says why on the head commit.
 
 export const STATUS_CONTEXT = "hangar/preview";
 
-/** Moves worth telling the pull request about (the cut itself reports `pending` too). */
+/** Statuses worth telling the pull request about: the cut (QUEUED) and the moves after it. */
 const REPORTED: ReadonlySet<RevisionStatus> = new Set([
+  "QUEUED",
   "BUILDING",
   "DEPLOYING",
   "DEPLOYED",
@@ -27,7 +28,11 @@ const REPORTED: ReadonlySet<RevisionStatus> = new Set([
   "INTERRUPTED",
 ]);
 
-/** In a move's transaction: queue a report when the revision belongs to a preview. */
+/**
+ * In the transaction of a preview revision's cut or move: records the status that state makes
+ * (read in that transaction, so a late job still sends what the revision was then) for its head
+ * commit, and queues its sending (status-outbox.ts). Other deployments' revisions report nothing.
+ */
 export async function queuePreviewStatus(
   tx: DbClient,
   revisionId: string,
@@ -35,10 +40,65 @@ export async function queuePreviewStatus(
   boss?: PgBoss,
 ): Promise<void> {
   if (!REPORTED.has(status)) return;
-  const [row] = await tx.$queryRaw<{ preview: boolean }[]>`
-    SELECT d.preview IS NOT NULL AS preview FROM revisions r
-    JOIN deployments d ON d.id = r.deployment_id WHERE r.id = ${revisionId}::uuid`;
-  if (row?.preview) await enqueuePreviewStatus(tx, revisionId, { boss });
+  const revision = await tx.revision.findUnique({
+    where: { id: revisionId },
+    select: {
+      id: true,
+      number: true,
+      status: true,
+      statusMessage: true,
+      runtime: true,
+      secretsWithheld: true,
+      sourceConfig: true,
+      sourceRevisionConfig: true,
+      deployment: {
+        select: { id: true, name: true, preview: true, integrationId: true, repoUrl: true },
+      },
+    },
+  });
+  const deployment = revision?.deployment;
+  if (!revision || !deployment?.preview || !deployment.integrationId || !deployment.repoUrl) return;
+  const sha = (revision.sourceRevisionConfig as SourceRevisionConfig).repo_commit_sha;
+  const location = repoOf(deployment.repoUrl);
+  if (!sha || !location) return;
+  const url = deploymentUrlOf({
+    id: deployment.id,
+    name: deployment.name,
+    customUrl: (revision.sourceConfig as SourceConfig).custom_url ?? null,
+  });
+  await queueCommitStatus(
+    tx,
+    { integrationId: deployment.integrationId, ...location, sha },
+    commitStatusOf(revision, url),
+    revision.id,
+    boss,
+  );
+}
+
+/**
+ * In the delivery's transaction: a pull request that gets no preview (max_open, a name taken)
+ * hears why on its head commit, as an `error` (nothing was built).
+ */
+export async function queueRefusalStatus(
+  tx: DbClient,
+  parent: { integrationId: string | null; repoUrl: string | null },
+  headSha: string,
+  detail: string,
+): Promise<void> {
+  const location = parent.repoUrl ? repoOf(parent.repoUrl) : null;
+  if (!parent.integrationId || !location) return;
+  const status: CommitStatus = {
+    state: "error",
+    context: STATUS_CONTEXT,
+    targetUrl: null,
+    description: detail.startsWith("No preview: ") ? detail : `No preview: ${detail}`,
+  };
+  await queueCommitStatus(
+    tx,
+    { integrationId: parent.integrationId, ...location, sha: headSha },
+    status,
+    null,
+  );
 }
 
 interface Reported {
@@ -101,38 +161,4 @@ function stateOf(revision: Reported, url: string | null): CommitStatus {
         description: `${revision.status}: ${revision.statusMessage ?? "the revision did not finish"}`,
       };
   }
-}
-
-/**
- * Sends the revision's current state to its head commit through the integration's credentials.
- * Throws when the code host fails (the queue retries); a preview gone, or without an
- * integration, commit or repository, reports nothing.
- */
-export async function reportPreviewStatus(
-  db: Db,
-  revisionId: string,
-): Promise<CommitStatus | null> {
-  const revision = await db.revision.findUnique({
-    where: { id: revisionId },
-    include: { deployment: { include: { integration: true } } },
-  });
-  const deployment = revision?.deployment;
-  if (!revision || !deployment?.preview || !deployment.integration || !deployment.repoUrl)
-    return null;
-  const sha = (revision.sourceRevisionConfig as SourceRevisionConfig).repo_commit_sha;
-  const location = repoOf(deployment.repoUrl);
-  if (!sha || !location) return null;
-  const url = deploymentUrlOf({
-    id: deployment.id,
-    name: deployment.name,
-    customUrl: (revision.sourceConfig as SourceConfig).custom_url ?? null,
-  });
-  const status = commitStatusOf(revision, url);
-  await codehostClientFor(deployment.integration).createCommitStatus(
-    location.owner,
-    location.repo,
-    sha,
-    status,
-  );
-  return status;
 }

@@ -6,6 +6,7 @@ import { lockDeploymentRow } from "../deployments/find";
 import { cutRevision, cutRevisionAtCommit } from "../deployments/revisions-cut";
 import { loadSecrets } from "../deployments/secrets";
 import { asJson } from "../deployments/serialize";
+import { queueRefusalStatus } from "./commit-status";
 import {
   isFork,
   previewFields,
@@ -23,6 +24,8 @@ interface Parent {
   workspaceId: string;
   sourceConfig: unknown;
   sourceRevisionConfig: unknown;
+  integrationId: string | null;
+  repoUrl: string | null;
 }
 
 interface Opened {
@@ -97,17 +100,15 @@ export async function openPreview(
   const open = await tx.deployment.count({
     where: { parentId: parent.id, status: { not: "AWAITING_DELETE" } },
   });
-  if (open >= config.max_open) {
-    return {
-      outcome: outcome(
-        parent,
-        "refused",
-        null,
-        `${parent.name} already has ${open} open previews (max_open ${config.max_open}): close a pull request or raise previews.max_open.`,
-      ),
-      revisionId: null,
-    };
-  }
+  // A refusal reaches the pull request too: its head commit says why there is no preview.
+  const refuse = async (detail: string): Promise<Opened> => {
+    await queueRefusalStatus(tx, parent, fields.head_sha, detail);
+    return { outcome: outcome(parent, "refused", null, detail), revisionId: null };
+  };
+  if (open >= config.max_open)
+    return refuse(
+      `${parent.name} already has ${open} open previews (max_open ${config.max_open}): close a pull request or raise previews.max_open.`,
+    );
   const name = previewName(parent.name, event.number);
   const taken = await tx.deployment.findFirst({
     where: { workspaceId: parent.workspaceId, name },
@@ -118,7 +119,7 @@ export async function openPreview(
       taken.status === "AWAITING_DELETE"
         ? `the previous preview named ${name} is still being deleted; push again or reopen once it is gone.`
         : `a deployment named ${name} already exists.`;
-    return { outcome: outcome(parent, "refused", null, `No preview: ${why}`), revisionId: null };
+    return refuse(`No preview: ${why}`);
   }
 
   const sourceConfig = previewSourceConfig(parent.sourceConfig as SourceConfig);

@@ -2,7 +2,7 @@ import type { Revision as RevisionRow } from "@/generated/prisma/client";
 import { harmless } from "@/lib/log-text";
 import type { Page } from "@/schemas/common";
 import type { SourceConfig, SourceRevisionConfig } from "@/schemas/deployments";
-import type { ListRevisionsQuery, Revision } from "@/schemas/revisions";
+import type { ListRevisionsQuery, PromotedFrom, Revision } from "@/schemas/revisions";
 import { requireRole, type Actor } from "@/server/auth/actor";
 import type { Db, DbClient } from "@/server/db";
 import { notFound } from "@/server/errors";
@@ -43,7 +43,9 @@ export const toRevision = (row: RevisionRow): Revision => ({
   source_revision_config: revisionConfigOf(row),
   remote_reconciled: row.remoteReconciled,
   image_digest: row.imageDigest,
+  image_ref: row.imageRef,
   runtime: row.runtime,
+  promoted_from: (row.promotedFrom as PromotedFrom | null) ?? null,
 });
 
 /** Newest first (number desc); `offset` in the answer is where the next page starts. */

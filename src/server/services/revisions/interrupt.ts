@@ -5,6 +5,7 @@ import { conflict } from "@/server/errors";
 import { ACTIVE_STATUSES, isTerminal } from "@/schemas/revision-states";
 import { recordAudit } from "../audit/record";
 import { lockDeployment, lockedTransaction } from "../deployments/find";
+import { queuePreviewStatus } from "../previews/commit-status";
 import { toRevision } from "./history";
 import { appendLogs } from "./logs-append";
 import { findRevisionOf } from "./logs-list";
@@ -36,6 +37,7 @@ export async function interruptRevision(
     }
     await appendLogs(tx, found.id, "build", [message]);
     await notifyRevisionStop(tx, found.id);
+    await queuePreviewStatus(tx, found.id, "INTERRUPTED");
     await recordAudit(tx, actor, {
       action: "revision.interrupt",
       targetType: "revision",

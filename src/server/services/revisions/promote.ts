@@ -88,6 +88,12 @@ export async function promoteRevision(
       sourceRevisionConfig,
       secrets: await loadSecrets(tx, target.id),
       imageDigest: digest,
+      promotedFrom: {
+        deployment_id: from.id,
+        deployment_name: from.name,
+        revision_id: source.id,
+        revision_number: source.number,
+      },
     });
     await recordAudit(tx, actor, {
       action: "deployment.promote",

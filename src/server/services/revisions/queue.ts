@@ -28,7 +28,15 @@ export const revisionStepJob = z.object({ revisionId: z.uuid() });
 export const teardownJob = z.object({ deploymentId: z.uuid() });
 export type RevisionStepJob = z.infer<typeof revisionStepJob>;
 export type TeardownJob = z.infer<typeof teardownJob>;
-export const previewStatusJob = z.object({ revisionId: z.uuid() });
+/**
+ * Sends a queued commit status and any unsent ones of its commit, oldest first (the status it
+ * reports is recorded with it: previews/status-outbox.ts). A job queued before the outbox
+ * (`revisionId`) has nothing recorded to send.
+ */
+export const previewStatusJob = z.union([
+  z.object({ statusId: z.uuid() }),
+  z.object({ revisionId: z.uuid() }).transform(() => ({ statusId: null })),
+]);
 
 /**
  * Wakes idle workers when a job is sent (NOTIFY, delivered at commit; the key is the queue's
@@ -38,6 +46,19 @@ export const jobWake = notifyChannel("hangar_job_wake", "job wake listener");
 
 /** Retries cover crashes (an expired job is retried) and passing faults (the database away). */
 export const RETRY_LIMIT = 5;
+
+/**
+ * A queue's settings. A commit status waits longer between tries (doubling from 1–2 s to 16–32 s,
+ * pg-boss's backoff): a code host down for a while still hears every state, in order, once it
+ * answers again.
+ */
+const settingsOf = (name: string) => ({
+  name,
+  retryLimit: RETRY_LIMIT,
+  retryDelay: 1,
+  retryBackoff: name === QUEUES.previewStatus,
+  expireInSeconds: expiryOf(name),
+});
 
 export interface BossOptions {
   /** Workers run maintenance (expiring jobs of killed workers); senders need not. */
@@ -65,21 +86,9 @@ export async function startBoss(url: string, options: BossOptions): Promise<PgBo
   boss.on("error", (error) => log.error("job queue error", describeError(error)));
   await boss.start();
   for (const name of Object.values(QUEUES)) {
-    await boss.createQueue(name, {
-      name,
-      retryLimit: RETRY_LIMIT,
-      retryDelay: 1,
-      expireInSeconds: expiryOf(name),
-    });
+    await boss.createQueue(name, settingsOf(name));
     // Workers own the queue's settings: the newest worker's configuration applies.
-    if (options.supervise) {
-      await boss.updateQueue(name, {
-        name,
-        retryLimit: RETRY_LIMIT,
-        retryDelay: 1,
-        expireInSeconds: expiryOf(name),
-      });
-    }
+    if (options.supervise) await boss.updateQueue(name, settingsOf(name));
   }
   return boss;
 }
@@ -125,7 +134,7 @@ async function send(
   tx: DbClient,
   name: string,
   data: object,
-  options: { startAfterSeconds?: number; boss?: PgBoss } = {},
+  options: { startAfterSeconds?: number; boss?: PgBoss; wake?: boolean } = {},
 ): Promise<void> {
   const boss = options.boss ?? sender();
   await boss.send(name, data, {
@@ -133,8 +142,9 @@ async function send(
     ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
   });
   // A worker's next step is fetched by the slot that sent it as soon as it is free; a job
-  // from elsewhere (the web server) wakes the workers. A delayed job waits for a poll anyway.
-  if (!options.boss && !options.startAfterSeconds) await jobWake.notify(tx, name);
+  // from elsewhere (the web server), or for a queue no slot of the sender serves next (`wake`),
+  // wakes the workers. A delayed job waits for a poll anyway.
+  if ((options.wake || !options.boss) && !options.startAfterSeconds) await jobWake.notify(tx, name);
 }
 
 /** The queue of the step a status calls for: builds have their own. */
@@ -152,6 +162,9 @@ export const enqueueRevisionStep = (
 export const enqueueTeardown = (tx: DbClient, job: TeardownJob, options?: { boss?: PgBoss }) =>
   send(tx, QUEUES.teardown, job, options);
 
-/** Queues a commit status report of a preview revision, inside the caller's transaction. */
-export const enqueuePreviewStatus = (tx: DbClient, revisionId: string, options?: { boss?: PgBoss }) =>
-  send(tx, QUEUES.previewStatus, { revisionId }, options);
+/**
+ * Queues the sending of a recorded commit status, inside the caller's transaction. Always wakes
+ * the status slots: a worker's revision step sends it, and no slot of its own takes it next.
+ */
+export const enqueuePreviewStatus = (tx: DbClient, statusId: string, options?: { boss?: PgBoss }) =>
+  send(tx, QUEUES.previewStatus, { statusId }, { ...options, wake: true });

@@ -4,14 +4,14 @@ import { keepPreviousData, useInfiniteQuery, useQuery } from "@tanstack/react-qu
 import { Activity } from "lucide-react";
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
-import { useEffect, useId, useState } from "react";
+import { useId, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Checkbox } from "@/components/ui/checkbox";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Input } from "@/components/ui/input";
-import { formatRelative } from "@/components/ui/relative-time";
+import { RelativeTime } from "@/components/ui/relative-time";
 import { Select } from "@/components/ui/select";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, Td, Th, Tr } from "@/components/ui/table";
@@ -30,16 +30,6 @@ import { TraceView } from "./trace-view";
 const LIVE_MS = 3000;
 const PAGE = 50;
 
-/** Re-renders every `ms`, so "2 minutes ago" stays true. */
-function useNow(ms: number) {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), ms);
-    return () => clearInterval(timer);
-  }, [ms]);
-  return now;
-}
-
 export function TracesView({ projectId, projectName }: { projectId: string; projectName: string }) {
   const search = useSearchParams();
   const traceId = search.get("trace");
@@ -50,7 +40,6 @@ export function TracesView({ projectId, projectName }: { projectId: string; proj
 function RunsOverview({ projectId, projectName }: { projectId: string; projectName: string }) {
   const trpc = useTRPC();
   const pathname = usePathname();
-  const now = useNow(15_000);
   const ids = useId();
   const [range, setRange] = useState<RangeId>("24h");
   // Where the range starts is fixed when it is chosen: the queries keep their key (and the pages
@@ -150,12 +139,7 @@ function RunsOverview({ projectId, projectName }: { projectId: string; projectNa
                   </Td>
                   <Td className="text-right tabular-nums">{formatCount(run.total_tokens)}</Td>
                   <Td className="whitespace-nowrap text-zinc-600 dark:text-zinc-400">
-                    <time
-                      dateTime={run.start_time}
-                      title={new Date(run.start_time).toLocaleString("en")}
-                    >
-                      {formatRelative(new Date(run.start_time), now)}
-                    </time>
+                    <RelativeTime iso={run.start_time} />
                   </Td>
                 </Tr>
               ))}

@@ -148,6 +148,10 @@ describe("PATCH /v2/deployments/{id}: which changes cut a revision", () => {
 
   it("records what changed in the audit log, never secret values", async () => {
     const created = await createDeployment(editor);
+    // Deploying revision 1 records the deployment's URL in custom_url when it has none: once
+    // the worker is done with it, the patch below changes that recorded URL.
+    await waitForRevision(created.latest_revision_id);
+    const before = await api(`/v2/deployments/${created.id}`, { key: editor });
     await patchOk(editor, created.id, {
       secrets: [{ name: "PASSWORD", value: "audit-plaintext-123" }],
       source_config: { custom_url: "https://audited.example" },
@@ -158,7 +162,12 @@ describe("PATCH /v2/deployments/{id}: which changes cut a revision", () => {
     expect(event?.data).toEqual({
       name: created.name,
       fields: ["secrets", "source_config.custom_url"],
-      changes: { "source_config.custom_url": { from: null, to: "https://audited.example" } },
+      changes: {
+        "source_config.custom_url": {
+          from: before.body.source_config.custom_url,
+          to: "https://audited.example",
+        },
+      },
       revision: 2,
     });
     expect(JSON.stringify(event)).not.toContain("audit-plaintext-123");

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createDb, type Db } from "../../src/server/db";
 import { STATUS_CONTEXT } from "../../src/server/services/previews/commit-status";
@@ -46,7 +47,13 @@ beforeAll(async () => {
   db = createDb(database.url, 3);
   tenant = await createTenant(db);
   host = await startCodehostServer();
-  const own = { ...inject("testEnv"), DATABASE_URL: database.url };
+  const own = {
+    ...inject("testEnv"),
+    DATABASE_URL: database.url,
+    // Its own rate-limit counters: the code host's webhook deliveries are anonymous (counted by
+    // address, 100 a minute) and must not spend the shared server's budget for that address.
+    HANGAR_RATELIMIT_PREFIX: `rl-statuses-${randomUUID()}`,
+  };
   const workerEnv = { ...own, HANGAR_QUEUE_POLL_SECONDS: "10", HANGAR_BUILD_CONCURRENCY: "2" };
   [server, ...workers] = await Promise.all([
     startServer(own),

@@ -79,7 +79,7 @@ export const RUN_FIELDS = [
   "parent_run_ids",
   "session_id",
   "reference_example_id",
-  "attachments",
+  "s3_urls",
   "prompt_tokens",
   "completion_tokens",
   "total_tokens",

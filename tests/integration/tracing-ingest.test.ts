@@ -156,7 +156,7 @@ describe("bad payloads", () => {
     expect(byLoc[`attachment.${good.id}.picture`]).toBeUndefined();
     expect(await rowsOf([good.id])).toHaveLength(1);
     const stored = await api(`/api/v1/runs/${good.id}`, { key: tenant.keys.viewer });
-    expect(Object.keys(stored.body.attachments)).toEqual(["picture"]);
+    expect(Object.keys(stored.body.s3_urls)).toEqual(["attachment.picture"]);
   });
 
   it("answers a part over the size limit with 413 and keeps the others", async () => {

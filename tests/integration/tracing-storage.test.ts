@@ -57,18 +57,21 @@ describe("run attachments", () => {
     expect(res.status).toBe(202);
 
     const read = await api(`/api/v1/runs/${run.id}`, { key: tenant.keys.viewer });
-    expect(read.body.attachments).toEqual({
-      picture: {
+    expect(read.body.s3_urls).toEqual({
+      "attachment.picture": {
+        presigned_url: `/api/v1/runs/${run.id}/attachments/picture`,
+        s3_url: null,
         mime_type: "image/png",
         size: 70_000,
-        download_url: `/api/v1/runs/${run.id}/attachments/picture`,
       },
-      notes: {
+      "attachment.notes": {
+        presigned_url: `/api/v1/runs/${run.id}/attachments/notes`,
+        s3_url: null,
         mime_type: "text/html",
         size: 25,
-        download_url: `/api/v1/runs/${run.id}/attachments/notes`,
       },
     });
+    expect(read.body).not.toHaveProperty("attachments");
     const { res: got, bytes } = await download(tenant.keys.viewer, run.id, "picture");
     expect(got.status).toBe(200);
     expect(got.headers.get("content-type")).toBe("image/png");
@@ -127,12 +130,12 @@ describe("run attachments", () => {
     ]);
     expect(retry.status).toBe(202);
     const read = await api(`/api/v1/runs/${run.id}`, { key: tenant.keys.viewer });
-    expect(Object.keys(read.body.attachments).sort()).toEqual(["a", "b"]);
+    expect(Object.keys(read.body.s3_urls).sort()).toEqual(["attachment.a", "attachment.b"]);
     expect((await download(tenant.keys.viewer, run.id, "b")).bytes.toString()).toBe("second");
     expect(objectsOf(tenant.workspaceId).filter((f) => f.includes(run.id))).toHaveLength(2);
   });
 
-  it("serves a name with spaces at its download_url", async () => {
+  it("serves a name with spaces at its presigned_url", async () => {
     const run = sdkRun({ session_name: uniqueName("attach") });
     const res = await postMultipart(tenant.keys.editor, [
       ...postParts(run),
@@ -140,7 +143,7 @@ describe("run attachments", () => {
     ]);
     expect(res.status).toBe(202);
     const read = await api(`/api/v1/runs/${run.id}`, { key: tenant.keys.viewer });
-    const url = read.body.attachments["my notes"].download_url as string;
+    const url = read.body.s3_urls["attachment.my notes"].presigned_url as string;
     expect(url).toBe(`/api/v1/runs/${run.id}/attachments/my%20notes`);
     const got = await fetch(`${tracingUrl()}${url.slice("/api/v1".length)}`, {
       headers: { "x-api-key": tenant.keys.viewer },
@@ -172,7 +175,7 @@ describe("run attachments", () => {
     expect(theirs.body.detail[0].type).toBe("run_id_conflict");
     expect(objectsOf(other.workspaceId)).toEqual([]);
     const read = await api(`/api/v1/runs/${mine.id}`, { key: tenant.keys.viewer });
-    expect(read.body.attachments).toEqual({});
+    expect(read.body.s3_urls).toEqual({});
   });
 
   it("travels from the langsmith SDK's multipart ingest", async () => {
@@ -183,8 +186,8 @@ describe("run attachments", () => {
       runCreates: [{ ...run, attachments: { report: ["application/pdf", bytes] } }],
     });
     const read = await client.readRun(run.id);
-    expect(read.attachments).toMatchObject({
-      report: { mime_type: "application/pdf", size: 1000 },
+    expect((read as unknown as { s3_urls: unknown }).s3_urls).toMatchObject({
+      "attachment.report": { mime_type: "application/pdf", size: 1000 },
     });
     const got = await download(tenant.keys.viewer, run.id, "report");
     expect(got.bytes.equals(Buffer.from(bytes))).toBe(true);

@@ -112,15 +112,20 @@ export async function removeStoredObjects(objects: (string | null | undefined)[]
   }
 }
 
-/** A run's attachments as read: name → type, size and where to download it (with credentials). */
+/**
+ * A run's attachments as read, in the SDK's `s3_urls` shape: `attachment.<name>` → where to
+ * download it (with credentials), its type and size. The Python SDK builds its Run with its own
+ * `attachments` from this field, and fails on a run that also carries one.
+ */
 export function attachmentsView(runId: string, value: unknown) {
   return Object.fromEntries(
     Object.entries(asStored(value)).map(([name, stored]) => [
-      name,
+      `attachment.${name}`,
       {
+        presigned_url: `/api/v1/runs/${runId}/attachments/${encodeURIComponent(name)}`,
+        s3_url: null,
         mime_type: stored.mime_type,
         size: stored.size,
-        download_url: `/api/v1/runs/${runId}/attachments/${encodeURIComponent(name)}`,
       },
     ]),
   );

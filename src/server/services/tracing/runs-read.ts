@@ -35,7 +35,7 @@ export function toRun(row: StoredRun): Record<string, unknown> {
     parent_run_ids: ancestors,
     session_id: row.project_id,
     reference_example_id: row.reference_example_id,
-    attachments: attachmentsView(row.id, row.attachments),
+    s3_urls: attachmentsView(row.id, row.attachments),
     prompt_tokens: row.prompt_tokens,
     completion_tokens: row.completion_tokens,
     total_tokens: row.total_tokens,

@@ -21,6 +21,15 @@ export interface StatusInput {
   runtime: "kubernetes" | "dry_run" | null;
   latest_revision_id: string | null;
   active_revision_id: string | null;
+  /** A listener's deployment (its UNKNOWN may mean the listener is offline). */
+  source_config?: { listener_id: string | null } | null;
+}
+
+/** What the cluster last said of the active revision (runtime.state), when it is at hand. */
+export interface HealthInput {
+  healthy: boolean | null;
+  /** The plain reason (src/lib/runtime-words.ts), e.g. "Crashing: out of memory, exit 137". */
+  reason: string | null;
 }
 
 export type DisplayStatusKind =
@@ -30,6 +39,7 @@ export type DisplayStatusKind =
   | "live"
   | "dry_run"
   | "interrupted"
+  | "unhealthy"
   | "waiting"
   | "idle"
   | "unknown";
@@ -85,6 +95,7 @@ export function deploymentDisplayStatus(
   d: StatusInput,
   latest: RevisionSummary | null,
   activeRevision: RevisionSummary | null,
+  health: HealthInput | null = null,
 ): DisplayStatus {
   const active = activeRevision ?? (latest && latest.id === d.active_revision_id ? latest : null);
   const base = { pulse: false, reason: null, note: null };
@@ -95,6 +106,22 @@ export function deploymentDisplayStatus(
     : null;
   if (d.status === "AWAITING_DELETE")
     return { ...base, kind: "deleting", label: "Deleting", tone: "red", pulse: true };
+  // UNKNOWN with a revision running on Hangar's cluster means its watch saw it unhealthy (5.7);
+  // a listener's may also be offline, so only its own report says unhealthy.
+  if (
+    d.status === "UNKNOWN" &&
+    d.active_revision_id &&
+    (health?.healthy === false ||
+      (!health && !d.source_config?.listener_id && d.runtime === "kubernetes"))
+  )
+    return {
+      ...base,
+      kind: "unhealthy",
+      label: "Unhealthy",
+      tone: "red",
+      pulse: true,
+      reason: health?.reason ?? null,
+    };
   if (d.status === "UNKNOWN") return { ...base, kind: "unknown", label: "Unknown", tone: "zinc" };
   if (!d.latest_revision_id)
     return { ...base, kind: "waiting", label: waitingLabel(d.source), tone: "zinc" };

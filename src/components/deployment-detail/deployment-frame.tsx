@@ -16,7 +16,7 @@ import { ViewerNotice } from "./viewer-notice";
 
 /** The header and tabs every deployment page shares. */
 export function DeploymentFrame({ id, children }: { id: string; children: ReactNode }) {
-  const { deployment: d, latest, active } = useDeploymentStatus(id);
+  const { deployment: d, latest, active, health } = useDeploymentStatus(id);
   const canEdit = useCanEdit();
   useLiveDeployment(id);
 
@@ -33,7 +33,7 @@ export function DeploymentFrame({ id, children }: { id: string; children: ReactN
         title={
           <span className="flex items-center gap-3">
             {d.name}
-            <StatusBadge deployment={d} latest={latest} active={active} />
+            <StatusBadge deployment={d} latest={latest} active={active} health={health} />
           </span>
         }
         description={

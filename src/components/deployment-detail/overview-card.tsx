@@ -28,7 +28,7 @@ function RevisionLink({ revision }: { revision: Revision }) {
 }
 
 export function OverviewCard({ id }: { id: string }) {
-  const { deployment: d, latest, active, status } = useDeploymentStatus(id);
+  const { deployment: d, latest, active, health, status } = useDeploymentStatus(id);
   const canChange = useCanChange(id);
   const url = d.source_config.custom_url;
   return (
@@ -48,9 +48,14 @@ export function OverviewCard({ id }: { id: string }) {
               label: "Status",
               value: (
                 <div className="space-y-1">
-                  <StatusBadge deployment={d} latest={latest} active={active} />
+                  <StatusBadge deployment={d} latest={latest} active={active} health={health} />
                   {status.reason && (
-                    <p className="text-sm text-red-800 dark:text-red-300">{status.reason}</p>
+                    <p
+                      className="text-sm text-red-800 dark:text-red-300"
+                      data-testid="status-reason"
+                    >
+                      {status.reason}
+                    </p>
                   )}
                   {status.note && (
                     <p className="text-sm text-zinc-600 dark:text-zinc-400">

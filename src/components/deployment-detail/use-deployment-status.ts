@@ -2,6 +2,7 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useDeploymentChanges } from "@/components/deployments-list/use-deployment-changes";
+import { useRuntimeHealth } from "@/components/deployments-list/use-runtime-health";
 import { deploymentDisplayStatus } from "@/schemas/deployment-status";
 import { useTRPC } from "@/trpc/react";
 import { useDeployment, useLatestRevision } from "./use-deployment";
@@ -17,11 +18,13 @@ export function useDeploymentStatus(id: string) {
       ...trpc.revisions.get.queryOptions({ deploymentId: id, revisionId: activeId ?? "" }),
       enabled: !!activeId && activeId !== latest?.id,
     }).data ?? (latest?.id === activeId ? latest : null);
+  const health = useRuntimeHealth(id, !!activeId && deployment.runtime !== "dry_run");
   return {
     deployment,
     latest,
     active,
-    status: deploymentDisplayStatus(deployment, latest, active),
+    health,
+    status: deploymentDisplayStatus(deployment, latest, active, health),
   };
 }
 

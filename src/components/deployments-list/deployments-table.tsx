@@ -9,7 +9,7 @@ import type { DeploymentRow as Deployment } from "@/schemas/deployment-list-view
 import { defaultSortDir, type DeploymentSort } from "@/schemas/deployment-status";
 import { typeLabels } from "./type-labels";
 import { sourceLabels } from "./source-labels";
-import { StatusBadge } from "./status-badge";
+import { ListStatus } from "./status-badge";
 import type { TagOption } from "./use-tag-options";
 
 // A fixed set of columns sorted on the server (the sort is in the URL): a plain column list
@@ -66,7 +66,7 @@ function columnsFor(tagsById: Map<string, TagOption>): Column[] {
       header: "Status",
       sort: "status",
       cell: (d) => (
-        <StatusBadge deployment={d} latest={d.latest_revision} active={d.active_revision} />
+        <ListStatus deployment={d} latest={d.latest_revision} active={d.active_revision} />
       ),
     },
     { id: "type", header: "Type", cell: (d) => typeLabels[d.source_config.deployment_type] },

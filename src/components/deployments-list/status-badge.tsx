@@ -2,10 +2,12 @@ import { Badge } from "@/components/ui/badge";
 import {
   deploymentDisplayStatus,
   FAILED_FILTER,
+  type HealthInput,
   type RevisionSummary,
   type StatusInput,
 } from "@/schemas/deployment-status";
 import type { StatusChoice } from "./list-params";
+import { useRuntimeHealth } from "./use-runtime-health";
 
 /** The status filter's choices: "Failed" (the latest revision failed) and the API's statuses. */
 export const statusLabels: Record<StatusChoice, string> = {
@@ -22,17 +24,44 @@ export function StatusBadge({
   deployment,
   latest,
   active,
+  health = null,
 }: {
   deployment: StatusInput;
   latest: RevisionSummary | null;
   active: RevisionSummary | null;
+  health?: HealthInput | null;
 }) {
-  const status = deploymentDisplayStatus(deployment, latest, active);
+  const status = deploymentDisplayStatus(deployment, latest, active, health);
   return (
     <span title={status.reason ?? status.note ?? undefined}>
       <Badge tone={status.tone} dot pulse={status.pulse}>
         {status.label}
       </Badge>
     </span>
+  );
+}
+
+/** The list's status cell: the badge, and an unhealthy deployment's reason in plain words. */
+export function ListStatus({
+  deployment,
+  latest,
+  active,
+}: {
+  deployment: StatusInput & { id: string };
+  latest: RevisionSummary | null;
+  active: RevisionSummary | null;
+}) {
+  // Only an UNKNOWN deployment with a running revision may be unhealthy: ask the cluster's word.
+  const health = useRuntimeHealth(
+    deployment.id,
+    deployment.status === "UNKNOWN" && !!deployment.active_revision_id,
+  );
+  return (
+    <div className="space-y-0.5">
+      <StatusBadge deployment={deployment} latest={latest} active={active} health={health} />
+      {health?.healthy === false && health.reason && (
+        <p className="max-w-64 text-xs text-red-800 dark:text-red-300">{health.reason}</p>
+      )}
+    </div>
   );
 }

@@ -3,12 +3,26 @@
 // component through `componentsLine` and its events through `plainEvent`. The API keeps
 // Kubernetes' own words (contract 5.7). Plain values: the browser imports it.
 
-import type { RuntimeObservation } from "@/schemas/runtime";
-
-type Health = Pick<
-  RuntimeObservation,
-  "reason" | "restarts" | "last_termination" | "components"
-> & { healthy: boolean | null };
+/** The fields of a runtime state (schemas/runtime.ts) these words read. */
+interface Component {
+  component: string;
+  ready: number;
+  desired: number;
+  restarts?: number;
+}
+interface RuntimeEvent {
+  at: string | null;
+  reason: string;
+  message: string;
+  object?: string;
+  count: number;
+}
+interface Health {
+  healthy: boolean | null;
+  reason: string | null;
+  restarts: number;
+  last_termination: { reason: string; exit_code: number | null } | null;
+}
 
 /** The components running the revision's image (cluster/health.ts counts the same ones). */
 const APP_COMPONENTS = new Set(["server", "queue", "orchestrator", "executor"]);
@@ -77,7 +91,7 @@ export function plainReason(o: Health): string | null {
  * Health per component, the revision's own apart from what Hangar runs beside them:
  * "Server 1/1 · Queue 1/1 · Redis ready · Postgres ready".
  */
-export function componentsLine(components: RuntimeObservation["components"]): string {
+export function componentsLine(components: Component[]): string {
   const own = components.filter((c) => APP_COMPONENTS.has(c.component));
   const beside = components.filter((c) => !APP_COMPONENTS.has(c.component));
   const order = ["server", "queue", "orchestrator", "executor"];
@@ -120,7 +134,7 @@ export function eventMessage(message: string): string {
 }
 
 /** "12:03:07 · Back-off restarting the server container (×2)". */
-export function plainEvent(e: RuntimeObservation["events"][number]): string {
+export function plainEvent(e: RuntimeEvent): string {
   const at = e.at ? `${clockTime(e.at)} · ` : "";
   return `${at}${eventMessage(e.message) || e.reason}${e.count > 1 ? ` (×${e.count})` : ""}`;
 }

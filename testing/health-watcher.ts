@@ -2,6 +2,8 @@
 // deployments a spec runs on the fake Kubernetes API (HANGAR_KUBECONFIG) while the run's own
 // worker stays dry run and takes every queued job. Prints "worker started" once watching.
 
+export {};
+
 const url = process.env.DATABASE_URL;
 const kubeconfig = process.env.HANGAR_KUBECONFIG;
 if (!url || !kubeconfig) throw new Error("DATABASE_URL and HANGAR_KUBECONFIG are required");

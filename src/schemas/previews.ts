@@ -149,3 +149,17 @@ export const previewOutcome = z
   })
   .meta({ id: "PreviewOutcome" });
 export type PreviewOutcome = z.infer<typeof previewOutcome>;
+
+/** The pull-request webhook previews need (dashboard only, beside the previews switch). */
+export const previewsWebhook = z
+  .object({
+    state: z.enum(["no_integration", "no_secret", "no_deliveries", "receiving"]).meta({
+      description:
+        "no_secret: the integration has no webhook secret, so deliveries are refused; no_deliveries: none has arrived yet",
+    }),
+    last_delivery_at: timestamp.nullable().meta({
+      description: "When the integration's last pull_request delivery arrived",
+    }),
+  })
+  .meta({ id: "PreviewsWebhook" });
+export type PreviewsWebhook = z.infer<typeof previewsWebhook>;

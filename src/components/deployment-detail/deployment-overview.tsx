@@ -15,6 +15,7 @@ export function DeploymentOverview({ id }: { id: string }) {
     <div className="space-y-6">
       <OverviewCard id={id} />
       <PreviewOfCard deployment={d} />
+      {d.source === "codehost" && !d.preview && <PreviewsCard deployment={d} />}
       <PushImagePanel deployment={d} />
       <div className="grid gap-6 lg:grid-cols-2">
         <SourceCard deployment={d} />
@@ -22,7 +23,6 @@ export function DeploymentOverview({ id }: { id: string }) {
         <SecretsCard deployment={d} />
         <TagsCard tagValueIds={d.tag_value_ids} />
       </div>
-      {d.source === "codehost" && !d.preview && <PreviewsCard deployment={d} />}
     </div>
   );
 }

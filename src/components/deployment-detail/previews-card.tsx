@@ -3,12 +3,14 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { StatusBadge } from "@/components/deployments-list/status-badge";
+import { deploymentDisplayStatus } from "@/schemas/deployment-status";
 import { useDeploymentChanges } from "@/components/deployments-list/use-deployment-changes";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { FolderGit2Icon } from "@/components/ui/icons";
 import { EmptyState } from "@/components/ui/empty-state";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { Skeleton } from "@/components/ui/skeleton";
+import type { DeploymentRow } from "@/schemas/deployment-list-view";
 import type { Deployment } from "@/schemas/deployments";
 import { isHttpUrl } from "@/schemas/urls";
 import { useTRPC } from "@/trpc/react";
@@ -48,7 +50,7 @@ export function PreviewsCard({ deployment: d }: { deployment: Deployment }) {
         description={
           enabled
             ? "Open a pull request into this deployment's branch: Hangar builds it into a preview of its own."
-            : "Previews are off: turn on Preview deployments in this deployment's Settings (with Build on push) to build every pull request."
+            : "Previews are off: turn on Previews in this deployment's Settings (with Build on push) to build every pull request."
         }
       />
     );
@@ -75,8 +77,21 @@ export function PreviewsCard({ deployment: d }: { deployment: Deployment }) {
                     : ""}{" "}
                   · opened <RelativeTime iso={p.created_at} />
                 </p>
+                <p className="flex flex-wrap gap-x-3 text-xs">
+                  {p.preview && (
+                    <CommitLink sha={p.preview.head_sha} repo={p.source_config.repo_url} />
+                  )}
+                  {p.latest_revision && (
+                    <Link
+                      href={`/deployments/${p.id}/revisions/${p.latest_revision.id}`}
+                      className={link}
+                    >
+                      Build log of revision #{p.latest_revision.number}
+                    </Link>
+                  )}
+                </p>
               </div>
-              <StatusBadge deployment={p} latest={p.latest_revision} active={p.active_revision} />
+              <PreviewStatus preview={p} />
               {url && isHttpUrl(url) && p.runtime === "kubernetes" ? (
                 <a href={url} className={`text-sm ${link}`} target="_blank" rel="noreferrer">
                   {url}
@@ -103,10 +118,73 @@ export function PreviewsCard({ deployment: d }: { deployment: Deployment }) {
         }
       />
       <CardBody>
+        <p className="mb-1 text-sm font-medium text-zinc-900 dark:text-zinc-100">
+          Previews: {enabled ? "on" : "off"}
+        </p>
+        {enabled && <WebhookLine deploymentId={d.id} />}
         {(enabled || rows.length > 0) && <FollowPreviews onChange={refetch} />}
         {body}
       </CardBody>
     </Card>
+  );
+}
+
+/** A preview's badge and, when it failed, why (the same words as its own overview). */
+function PreviewStatus({ preview: p }: { preview: DeploymentRow }) {
+  const status = deploymentDisplayStatus(p, p.latest_revision, p.active_revision);
+  return (
+    <div className="space-y-0.5 sm:max-w-xs">
+      <StatusBadge deployment={p} latest={p.latest_revision} active={p.active_revision} />
+      {status.reason && (
+        <p className="text-xs break-words text-red-800 dark:text-red-300">{status.reason}</p>
+      )}
+    </div>
+  );
+}
+
+/** The head commit, short, linking to the code host when the repository is a web address. */
+function CommitLink({ sha, repo }: { sha: string; repo: string | null }) {
+  const short = <span className="font-mono">{sha.slice(0, 7)}</span>;
+  return repo && isHttpUrl(repo) ? (
+    <a
+      href={`${repo.replace(/\.git$/, "").replace(/\/$/, "")}/commit/${sha}`}
+      className={link}
+      target="_blank"
+      rel="noreferrer"
+      aria-label={`Commit ${sha.slice(0, 7)} on the code host`}
+    >
+      Commit {short}
+    </a>
+  ) : (
+    <span>Commit {short}</span>
+  );
+}
+
+/** Beside the switch: whether the pull-request webhook previews need arrives. */
+function WebhookLine({ deploymentId }: { deploymentId: string }) {
+  const trpc = useTRPC();
+  const { data } = useQuery(trpc.previews.webhook.queryOptions({ deploymentId }));
+  if (!data) return null;
+  const words = {
+    no_integration: "No code-host integration: pull requests cannot reach Hangar.",
+    no_secret:
+      "Pull-request webhook: its integration has no webhook secret, so deliveries are refused.",
+    no_deliveries: "Pull-request webhook: no delivery has arrived yet.",
+    receiving: "Pull-request webhook: receiving, last delivery",
+  }[data.state];
+  return (
+    <p
+      data-testid="previews-webhook"
+      className={`mb-3 text-sm ${data.state === "receiving" ? "text-zinc-600 dark:text-zinc-400" : "text-amber-800 dark:text-amber-300"}`}
+    >
+      {words}
+      {data.last_delivery_at && (
+        <>
+          {" "}
+          <RelativeTime iso={data.last_delivery_at} />.
+        </>
+      )}
+    </p>
   );
 }
 
@@ -125,7 +203,7 @@ export function PreviewOfCard({ deployment: d }: { deployment: Deployment }) {
   if (!p) return null;
   return (
     <Card>
-      <CardHeader title="Preview" description="A preview deployment of a pull request." />
+      <CardHeader title="Preview" description="A preview of a pull request." />
       <CardBody>
         <ul className="space-y-1 text-sm">
           <li>

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { uuid } from "@/schemas/common";
 import { deployment } from "@/schemas/deployments";
-import { approvePreviewBody } from "@/schemas/previews";
+import { approvePreviewBody, previewsWebhook } from "@/schemas/previews";
 import { approvePreview } from "@/server/services/previews/approve";
+import { readPreviewsWebhook } from "@/server/services/previews/webhook";
 import { createRouter, workspaceProcedure } from "../trpc";
 
 export const previewsRouter = createRouter({
@@ -13,4 +14,9 @@ export const previewsRouter = createRouter({
     .mutation(({ ctx, input: { deploymentId, ...body } }) =>
       approvePreview(ctx.db, ctx.actor, deploymentId, body),
     ),
+  /** The pull-request webhook previews need: its state and last delivery (dashboard only). */
+  webhook: workspaceProcedure
+    .input(z.object({ deploymentId: uuid }))
+    .output(previewsWebhook)
+    .query(({ ctx, input }) => readPreviewsWebhook(ctx.db, ctx.actor, input.deploymentId)),
 });

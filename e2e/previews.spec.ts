@@ -106,8 +106,8 @@ test("a deployment lists its previews, and the list filters them", async ({ page
     .locator("tbody tr td:first-child a");
   await page.goto("/deployments?previews=exclude&name_contains=preview-parent");
   await expect(names).toHaveText(["preview-parent"]);
-  await expect(page.getByLabel("Preview deployments")).toHaveValue("exclude");
-  await page.getByLabel("Preview deployments").selectOption("only");
+  await expect(page.getByLabel("Previews", { exact: true })).toHaveValue("exclude");
+  await page.getByLabel("Previews", { exact: true }).selectOption("only");
   await expect(page).toHaveURL(/previews=only/);
   await expect(names).toHaveText([`preview-parent-pr-${pr.number}`]);
   await expect(page.getByText(`Preview · PR #${pr.number}`)).toBeVisible();
@@ -135,7 +135,7 @@ test("previews are turned on in the settings form, by keyboard, within the API's
   };
   await page.goto(`/deployments/${id}/settings`);
   const buildOnPush = page.getByRole("switch", { name: "Build on push" });
-  const previews = page.getByRole("switch", { name: "Preview deployments" });
+  const previews = page.getByRole("switch", { name: "Previews" });
   const maxOpen = page.getByLabel("Maximum open previews");
   const ttl = page.getByLabel("Delete after (hours without a push)");
 
@@ -167,7 +167,7 @@ test("previews are turned on in the settings form, by keyboard, within the API's
   await expect(page.getByRole("radio", { name: /No secrets/ })).toBeFocused();
   await page.keyboard.press("ArrowUp");
   await expect(page.getByRole("radio", { name: /Copy this deployment's secrets/ })).toBeChecked();
-  await expect(page.getByRole("status").filter({ hasText: "Preview deployments" })).toContainText(
+  await expect(page.getByRole("status").filter({ hasText: "Previews" })).toContainText(
     "will be saved without a new revision",
   );
 

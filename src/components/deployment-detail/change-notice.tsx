@@ -10,7 +10,7 @@ const labels: Record<string, string> = {
   "source_config.install_command": "Install command",
   "source_config.build_command": "Build command",
   "source_config.build_on_push": "Build on push",
-  "source_config.previews": "Preview deployments",
+  "source_config.previews": "Previews",
   "source_config.custom_url": "Custom URL",
   "source_config.listener_config": "Listener config",
   "source_config.template_id": "Template",

@@ -114,7 +114,7 @@ export function PreviewsCard({ deployment: d }: { deployment: Deployment }) {
         description={
           enabled
             ? `One per open pull request (at most ${d.source_config.previews?.max_open}), deleted when it closes or after ${d.source_config.previews?.ttl_hours} hours without a push.`
-            : "Pull request previews of this deployment."
+            : "Previews of this deployment's pull requests."
         }
       />
       <CardBody>

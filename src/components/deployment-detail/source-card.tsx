@@ -25,7 +25,7 @@ export function SourceCard({ deployment: d }: { deployment: Deployment }) {
     { label: "Template", value: text(c.template_id) },
     { label: "Build on push", value: yesNo(c.build_on_push) },
     {
-      label: "Pull request previews",
+      label: "Previews",
       value: !c.previews
         ? null
         : c.previews.enabled

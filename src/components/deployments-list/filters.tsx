@@ -96,7 +96,7 @@ export function Filters({
           <option value="false">Hangar reconciled</option>
         </Select>
         <label htmlFor="filter-previews" className="sr-only">
-          Preview deployments
+          Previews
         </label>
         <Select
           id="filter-previews"

@@ -30,7 +30,7 @@ export function ReviewSummary({
             { label: "Graph config path", value: <Mono>{config.graph_config_path}</Mono> },
             { label: "Build on push", value: config.build_on_push ? "Yes" : "No" },
             {
-              label: "Pull request previews",
+              label: "Previews",
               value: config.previews ? `On: ${previewDefaultsText}` : "Off",
             },
           ]}

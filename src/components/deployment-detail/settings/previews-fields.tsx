@@ -32,11 +32,11 @@ export function PreviewsFields() {
   return (
     <fieldset className="space-y-4 rounded-md border border-zinc-200 p-4 dark:border-zinc-800">
       <legend className="px-1 text-sm font-semibold text-zinc-900 dark:text-zinc-100">
-        Pull request previews
+        Previews
       </legend>
       <SwitchField
         name="source_config.previews.enabled"
-        label="Preview deployments"
+        label="Previews"
         hint={hint}
         disabled={locked}
       />

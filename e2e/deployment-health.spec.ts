@@ -1,6 +1,7 @@
 import { copyFileSync, mkdirSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import pg from "pg";
+import { startCodehostServer, type CodehostServer } from "../testing/codehost-server";
 import { startFakeKubeApi, type FakeKubeApi } from "../testing/fake-kube-api";
 import { startWorkerProcess, type RunningWorker } from "../testing/server";
 import { createDeployment, waitForRevision } from "./deployment-helpers";
@@ -173,4 +174,100 @@ test("a crash loop reads unhealthy in red everywhere with its reason in words, a
   await expect(past.getByRole("listitem").first()).toContainText("(before recovery)");
   await page.setViewportSize({ width: 1280, height: 900 });
   await auditPage(page, "overview-recovered");
+});
+
+test("a failed preview says why, names its commit and links its build log, near the top", async ({
+  page,
+}) => {
+  test.slow();
+  const SECRET = "whsec-e2e-health-0123456789";
+  const host: CodehostServer = await startCodehostServer();
+  await signIn(page, state.admin);
+  const integration = await page.request.post("/v1/integrations/codehost", {
+    data: {
+      name: "health previews host",
+      api_base_url: host.url,
+      token: "codehost-dev-token",
+      webhook_secret: SECRET,
+    },
+  });
+  expect(integration.status(), await integration.text()).toBe(201);
+  const integrationId = ((await integration.json()) as { id: string }).id;
+  host.pulls.addWebhook(`${state.baseUrl}/v1/webhooks/codehost/${integrationId}`, SECRET);
+  const created = await page.request.post("/v2/deployments", {
+    data: {
+      name: "health-previews",
+      source: "codehost",
+      source_config: {
+        integration_id: integrationId,
+        repo_url: `${host.url}/acme/support-bot`,
+        build_on_push: true,
+        previews: { enabled: true, max_open: 3 },
+      },
+      source_revision_config: { repo_ref: "main", graph_config_path: "langgraph.json" },
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const parentId = ((await created.json()) as { id: string }).id;
+  let previewId: string | null = null;
+  try {
+    await page.goto(`/deployments/${parentId}`);
+    await expect(page.getByTestId("previews-webhook")).toHaveText(
+      "Pull-request webhook: no delivery has arrived yet.",
+    );
+    // A pull request whose head has no langgraph.json: its preview fails creating.
+    const { pr, deliveries } = await host.pulls.open({
+      repo: "acme/support-bot",
+      title: "Drop the config",
+      author: "bob",
+      head: "drop-config",
+      files: { "README.md": "no graph here\n" },
+    });
+    expect(deliveries[0]!.status).toBe(202);
+    previewId = deliveries[0]!.body.previews[0]!.preview_id!;
+    await waitForRevision(page, previewId, 1, "CREATE_FAILED");
+
+    await expect(page.getByTestId("previews-webhook")).toContainText(
+      "Pull-request webhook: receiving, last delivery",
+    );
+    const item = page.getByRole("list", { name: "Previews" }).getByRole("listitem");
+    await expect(item).toHaveCount(1);
+    await expect(item.getByText("Failed", { exact: true })).toBeVisible();
+    await expect(item.getByText(/^Revision #1 create failed: .+/)).toBeVisible();
+    await expect(
+      item.getByRole("link", { name: `Commit ${pr.headSha.slice(0, 7)} on the code host` }),
+    ).toHaveAttribute("href", `${host.url}/acme/support-bot/commit/${pr.headSha}`);
+    const log = item.getByRole("link", { name: "Build log of revision #1" });
+    await expect(log).toHaveAttribute(
+      "href",
+      new RegExp(`^/deployments/${previewId}/revisions/[0-9a-f-]{36}$`),
+    );
+    // Near the top: the Previews card comes before the Source card.
+    const titles = await page.getByRole("heading", { level: 2 }).allTextContents();
+    expect(titles.indexOf("Previews")).toBeGreaterThan(-1);
+    expect(titles.indexOf("Previews")).toBeLessThan(titles.indexOf("Source"));
+    await auditPage(page, "previews-failed");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(item.getByText(/^Revision #1 create failed: .+/)).toBeVisible();
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    await auditPage(page, "previews-failed-narrow");
+    await log.click();
+    await expect(page.getByRole("heading", { name: "Revision #1", exact: true })).toBeVisible();
+  } finally {
+    // The import wizard's spec expects no integration: leave none behind.
+    for (const id of [previewId, parentId].filter((x): x is string => !!x)) {
+      expect((await page.request.delete(`/v2/deployments/${id}`)).status()).toBe(204);
+      await expect
+        .poll(async () => (await page.request.get(`/v2/deployments/${id}`)).status(), {
+          timeout: 30_000,
+        })
+        .toBe(404);
+    }
+    const res = await page.request.delete(`/v1/integrations/codehost/${integrationId}`);
+    expect(res.status(), await res.text()).toBe(204);
+    await host.stop();
+  }
 });

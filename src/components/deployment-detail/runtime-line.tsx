@@ -19,7 +19,7 @@ export function RuntimeLine({ id }: { id: string }) {
   const { data, isPending, isError } = useQuery(
     trpc.runtime.state.queryOptions({ deploymentId: id }),
   );
-  // The page's clock: every second while a time shows seconds ("last exit 12 s ago").
+  // The page's clock: every second while a time shows seconds ("last exit 12 s ago: ...").
   const now = useNow((at) => (data?.running && data.healthy ? summaryTick(data, at) : null));
   if (isPending) return <span className="text-sm text-zinc-500">Reading…</span>;
   if (isError || !data)
@@ -38,7 +38,7 @@ export function RuntimeLine({ id }: { id: string }) {
     parts.push(`${data.restarts} restart${data.restarts === 1 ? "" : "s"}`);
   if (data.healthy && t)
     parts.push(
-      `last exit: ${terminationWords(t.reason, t.exit_code)}${t.at ? ` ${ago(now - Date.parse(t.at))}` : ""}`,
+      `last exit${t.at ? ` ${ago(now - Date.parse(t.at))}` : ""}: ${terminationWords(t.reason, t.exit_code)}`,
     );
   const past = data.healthy === true;
   return (

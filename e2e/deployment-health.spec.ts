@@ -215,7 +215,7 @@ test("a failed preview says why, names its commit and links its build log, near 
     await expect(page.getByTestId("previews-webhook")).toHaveText(
       "Pull-request webhook: no delivery has arrived yet.",
     );
-    // A pull request whose head has no langgraph.json: its preview fails creating.
+    // A pull request whose head has no langgraph.json: its preview fails building.
     const { pr, deliveries } = await host.pulls.open({
       repo: "acme/support-bot",
       title: "Drop the config",
@@ -225,7 +225,7 @@ test("a failed preview says why, names its commit and links its build log, near 
     });
     expect(deliveries[0]!.status).toBe(202);
     previewId = deliveries[0]!.body.previews[0]!.preview_id!;
-    await waitForRevision(page, previewId, 1, "CREATE_FAILED");
+    await waitForRevision(page, previewId, 1, "BUILD_FAILED");
 
     await expect(page.getByTestId("previews-webhook")).toContainText(
       "Pull-request webhook: receiving, last delivery",
@@ -233,7 +233,7 @@ test("a failed preview says why, names its commit and links its build log, near 
     const item = page.getByRole("list", { name: "Previews" }).getByRole("listitem");
     await expect(item).toHaveCount(1);
     await expect(item.getByText("Failed", { exact: true })).toBeVisible();
-    await expect(item.getByText(/^Revision #1 create failed: .+/)).toBeVisible();
+    await expect(item.getByText(/^Revision #1 build failed: .+/)).toBeVisible();
     await expect(
       item.getByRole("link", { name: `Commit ${pr.headSha.slice(0, 7)} on the code host` }),
     ).toHaveAttribute("href", `${host.url}/acme/support-bot/commit/${pr.headSha}`);
@@ -248,7 +248,7 @@ test("a failed preview says why, names its commit and links its build log, near 
     expect(titles.indexOf("Previews")).toBeLessThan(titles.indexOf("Source"));
     await auditPage(page, "previews-failed");
     await page.setViewportSize({ width: 390, height: 844 });
-    await expect(item.getByText(/^Revision #1 create failed: .+/)).toBeVisible();
+    await expect(item.getByText(/^Revision #1 build failed: .+/)).toBeVisible();
     const overflow = await page.evaluate(
       () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
     );

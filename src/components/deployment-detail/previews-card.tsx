@@ -1,6 +1,6 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { StatusBadge } from "@/components/deployments-list/status-badge";
 import { deploymentDisplayStatus } from "@/schemas/deployment-status";
@@ -27,7 +27,13 @@ export function PreviewsCard({ deployment: d }: { deployment: Deployment }) {
     trpc.deployments.list.queryOptions({ parent_id: d.id, previews: "only", limit: "50" }),
   );
   const rows = list.data?.resources ?? [];
+  const queryClient = useQueryClient();
   const { refetch } = list;
+  // A new preview came with a pull-request delivery: the webhook's line is read again too.
+  const onChange = () => {
+    void refetch();
+    void queryClient.invalidateQueries({ queryKey: trpc.previews.webhook.pathKey() });
+  };
   let body;
   if (list.isError) {
     body = (
@@ -122,7 +128,7 @@ export function PreviewsCard({ deployment: d }: { deployment: Deployment }) {
           Previews: {enabled ? "on" : "off"}
         </p>
         {enabled && <WebhookLine deploymentId={d.id} />}
-        {(enabled || rows.length > 0) && <FollowPreviews onChange={refetch} />}
+        {(enabled || rows.length > 0) && <FollowPreviews onChange={onChange} />}
         {body}
       </CardBody>
     </Card>

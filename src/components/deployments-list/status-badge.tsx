@@ -16,7 +16,7 @@ export const statusLabels: Record<StatusChoice, string> = {
   AWAITING_DATABASE: "Awaiting database",
   UNUSED: "Unused",
   AWAITING_DELETE: "Deleting",
-  UNKNOWN: "Unknown",
+  UNKNOWN: "Unhealthy or unknown",
 };
 
 /** A deployment's badge: its status read together with its latest and active revisions. */

@@ -1,4 +1,9 @@
-import { deploymentParams, runtimeState } from "@/schemas/runtime";
+import {
+  deploymentParams,
+  runtimeLogEntry,
+  runtimeLogFollowQuery,
+  runtimeState,
+} from "@/schemas/runtime";
 import { defineEndpoint } from "../endpoint";
 
 // What runs: a deployment's live health from its cluster (its logs are at the deploy client's
@@ -17,5 +22,21 @@ export const runtimeEndpoints = {
     response: runtimeState,
     status: 200,
     errors: [403, 404],
+  }),
+  logStream: defineEndpoint({
+    method: "GET",
+    path: "/v2/deployments/{deployment_id}/logs/stream",
+    operationId: "streamDeploymentLogs",
+    summary: "Follow what the deployment's agent server prints, live (server-sent events)",
+    description:
+      "The cluster's own log follow of every running container of every replica of the active revision's server and queue workers (Hangar keeps no copy): each line as an event `log` whose `id` is the line's id (the same as deploy_logs gives it) and whose `data` is a RuntimeLogEntry, filtered by `level`, `query` and `pod` as deploy_logs filters. Only lines printed from now on, or since `since` (de-duplicate by `id`). At most 200 lines a second and 1,000 waiting for a slow reader: the rest are counted in an event `dropped` (data: `{count}`). New replicas and restarted containers are followed as they start. Ends when the client goes away; with an event `unauthorized` when the credential ends. 409 when nothing runs, and for a deployment on a listener (read deploy_logs again instead).",
+    tag: "Deployments",
+    params: deploymentParams,
+    query: runtimeLogFollowQuery,
+    response: runtimeLogEntry,
+    responseType: "text/event-stream",
+    longLived: true,
+    status: 200,
+    errors: [403, 404, 409],
   }),
 };

@@ -41,7 +41,7 @@ type Reader = (
 ) => Promise<{ pods: PodSummary[]; lines: PodLogLine[]; truncated?: boolean }>;
 
 /** Where the deployment runs, or why nothing of it does (409 with the contract's words). */
-async function placeOf(db: Db, actor: Actor, deploymentId: string, signal?: AbortSignal) {
+export async function placeOf(db: Db, actor: Actor, deploymentId: string, signal?: AbortSignal) {
   const deployment = await findDeployment(db, actor, deploymentId);
   const nothing = (why: string) =>
     conflict(
@@ -66,7 +66,13 @@ async function placeOf(db: Db, actor: Actor, deploymentId: string, signal?: Abor
   if (deployment.listenerId) {
     const listener = await db.listener.findUniqueOrThrow({ where: { id: deployment.listenerId } });
     const read: Reader = (r) => readThroughListener(db, listener, r, signal);
-    return { deployment, namespace, read, source: listenerWords(listener.computeId, cap) };
+    return {
+      deployment,
+      namespace,
+      read,
+      source: listenerWords(listener.computeId, cap),
+      kubeconfig: null,
+    };
   }
   const pending = clusterKubeconfig();
   if (!pending)
@@ -83,7 +89,7 @@ async function placeOf(db: Db, actor: Actor, deploymentId: string, signal?: Abor
       );
     }
   };
-  return { deployment, namespace, read, source: sourceWords(cap) };
+  return { deployment, namespace, read, source: sourceWords(cap), kubeconfig };
 }
 
 /** The deployment's runtime logs, filtered and ordered as the deploy client asks. */

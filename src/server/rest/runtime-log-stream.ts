@@ -1,6 +1,7 @@
 import { REQUEST_ID_HEADER } from "@/server/request-id";
 import { describeError, log } from "@/server/log";
 import { followRuntimeLogs } from "@/server/services/runtime/log-follow";
+import { downloadRuntimeLogs } from "@/server/services/runtime/logs";
 import { runtimeEndpoints } from "./endpoints/runtime";
 import { route } from "./route";
 
@@ -48,6 +49,37 @@ export const streamRuntimeLogs = route(
         "cache-control": "no-cache, no-transform",
         connection: "keep-alive",
         "x-accel-buffering": "no",
+        [REQUEST_ID_HEADER]: requestId,
+      },
+    });
+  },
+);
+
+export const downloadRuntimeLogFile = route(
+  runtimeEndpoints.logDownload,
+  async ({ db, actor, params, query, requestId, signal }) => {
+    const file = await downloadRuntimeLogs(db, actor, params.deployment_id, query, signal);
+    const encoder = new TextEncoder();
+    const iterator = file.lines[Symbol.asyncIterator]();
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        let chunk = "";
+        while (chunk.length < 64 * 1024) {
+          const { value, done } = await iterator.next();
+          if (done) {
+            if (chunk) controller.enqueue(encoder.encode(chunk));
+            return controller.close();
+          }
+          chunk += value;
+        }
+        controller.enqueue(encoder.encode(chunk));
+      },
+    });
+    return new Response(body, {
+      headers: {
+        "content-type": "text/plain; charset=utf-8",
+        "content-disposition": `attachment; filename="${file.filename.replace(/[^\w.-]/g, "_")}"`,
+        "cache-control": "no-store",
         [REQUEST_ID_HEADER]: requestId,
       },
     });

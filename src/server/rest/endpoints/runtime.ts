@@ -4,6 +4,7 @@ import {
   runtimeLogFollowQuery,
   runtimeState,
 } from "@/schemas/runtime";
+import { z } from "zod";
 import { defineEndpoint } from "../endpoint";
 
 // What runs: a deployment's live health from its cluster (its logs are at the deploy client's
@@ -38,5 +39,20 @@ export const runtimeEndpoints = {
     longLived: true,
     status: 200,
     errors: [403, 404, 409],
+  }),
+  logDownload: defineEndpoint({
+    method: "GET",
+    path: "/v2/deployments/{deployment_id}/logs/download",
+    operationId: "downloadDeploymentLogs",
+    summary: "Download every runtime log line the filters match, as text",
+    description:
+      "Every line of every replica's containers (current and previous run, as far back as the cluster keeps them, at most HANGAR_RUNTIME_LOG_LINES per container) that `level`, `query` and `pod` match, oldest first, one line each: `<timestamp> <pod> <container>[ (previous)] <LEVEL> <message>`, harmless and cut as deploy_logs serves them. Streamed; named `<deployment-name>-logs-<UTC time>.txt` (Content-Disposition). 409 when nothing runs, 502/503 as deploy_logs.",
+    tag: "Deployments",
+    params: deploymentParams,
+    query: runtimeLogFollowQuery.omit({ since: true }),
+    response: z.string(),
+    responseType: "text/plain",
+    status: 200,
+    errors: [403, 404, 409, 502, 503],
   }),
 };

@@ -160,3 +160,40 @@ export async function queryRuntimeLogs(
       : place.source,
   };
 }
+
+/**
+ * Every line the filters match (as far back as the cluster keeps them), oldest first, as text
+ * lines for a download, and the file's name: `<deployment-name>-logs-<UTC time>.txt`.
+ */
+export async function downloadRuntimeLogs(
+  db: Db,
+  actor: Actor,
+  deploymentId: string,
+  filters: { level?: string | null; query?: string | null; pod?: string | null },
+  signal?: AbortSignal,
+): Promise<{ filename: string; lines: AsyncIterable<string> }> {
+  const place = await placeOf(db, actor, deploymentId, signal);
+  const read = await place.read({
+    namespace: place.namespace,
+    deploymentId: place.deployment.id,
+    tailLines: env.HANGAR_RUNTIME_LOG_LINES,
+    pod: filters.pod,
+    keep: "newest",
+  });
+  const needle = filters.query?.toLowerCase();
+  const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  async function* lines() {
+    const sorted = read.lines.sort((a, b) => orderKey(a).localeCompare(orderKey(b)));
+    for (const line of sorted) {
+      const level = levelOf(line.text);
+      const message = messageOf(line.text);
+      if (filters.level && level !== filters.level) continue;
+      if (needle && !message.toLowerCase().includes(needle)) continue;
+      const run = line.previous ? " (previous)" : "";
+      // One line each: a message's own line feeds would start lines of their own.
+      const text = harmlessLine(message, env.HANGAR_LOG_MAX_LINE).replace(/\n/g, "\u2424");
+      yield `${line.key.slice(0, 23)}Z ${line.pod} ${line.container}${run} ${level} ${text}\n`;
+    }
+  }
+  return { filename: `${place.deployment.name}-logs-${stamp}.txt`, lines: lines() };
+}

@@ -19,8 +19,7 @@ const levelTone: Record<string, string> = {
 export const shortPod = (pod: string) => pod.split("-").slice(-2).join("-");
 
 // A leading time the app printed itself: ISO or "2026-11-29 05:03:28,123", optionally bracketed.
-const OWN_STAMP =
-  /^\[?(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?)\]?\s+/;
+const OWN_STAMP = /^\[?(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?)\]?\s+/;
 const OWN_LEVEL = /^(?:\[(\w+)\]|(\w+):?|level=(\w+))\s+/i;
 const LEVEL_WORDS: Record<string, string> = { warn: "WARNING", fatal: "CRITICAL", err: "ERROR" };
 

@@ -21,7 +21,8 @@ const PAGE = 500;
 const SHOWN = 1_000;
 
 /** The contract's sentence naming an API path is for API clients; the tab links instead. */
-const withoutApiPath = (message: string) => message.replace(/\s*Hangar's own deploy log is at .*$/, "");
+const withoutApiPath = (message: string) =>
+  message.replace(/\s*Hangar's own deploy log is at .*$/, "");
 
 /**
  * The agent server's own output, read from the cluster: the newest 500 lines matching the
@@ -57,7 +58,11 @@ export function RuntimeLogsView({ id }: { id: string }) {
     if (!stream.lines.length) return snapshot;
     const seen = new Set(snapshot.map((l) => l.id));
     const merged: RuntimeLogEntry[] = [...snapshot];
-    for (const l of stream.lines) if (!seen.has(l.id)) (seen.add(l.id), merged.push(l));
+    for (const l of stream.lines) {
+      if (seen.has(l.id)) continue;
+      seen.add(l.id);
+      merged.push(l);
+    }
     return merged.sort((a, b) => a.timestamp.localeCompare(b.timestamp)).slice(-SHOWN);
   }, [snapshot, stream.lines]);
   const nothingRuns = logs.error?.data?.code === "CONFLICT";
@@ -176,8 +181,7 @@ export function RuntimeLogsView({ id }: { id: string }) {
           >
             <TriangleAlert aria-hidden className="mt-0.5 size-4 shrink-0" />
             <p>
-              The agent server keeps crashing: it exits and Kubernetes starts it again after a
-              wait
+              The agent server keeps crashing: it exits and Kubernetes starts it again after a wait
               {crashLooping.restarts > 0 ? ` (${crashLooping.restarts} restarts so far` : " ("}
               {crashLooping.last_termination
                 ? `${crashLooping.restarts > 0 ? "; " : ""}last exit: ${crashLooping.last_termination.reason}${crashLooping.last_termination.exit_code === null ? "" : `, code ${crashLooping.last_termination.exit_code}`})`
@@ -189,8 +193,8 @@ export function RuntimeLogsView({ id }: { id: string }) {
         )}
         {stream.dropped > 0 && (
           <p role="status" className="text-xs text-amber-800 dark:text-amber-300">
-            {stream.dropped.toLocaleString("en-US")} lines were printed faster than 200 a second
-            and were left out here; the download has them.
+            {stream.dropped.toLocaleString("en-US")} lines were printed faster than 200 a second and
+            were left out here; the download has them.
           </p>
         )}
         {nothingRuns ? (
@@ -205,7 +209,9 @@ export function RuntimeLogsView({ id }: { id: string }) {
                   href={`/deployments/${id}/revisions/${revision}`}
                   className="font-medium text-blue-700 underline underline-offset-2 hover:text-blue-800 dark:text-blue-400"
                 >
-                  {latest && /FAILED$/.test(latest.status) && revision === deployment.latest_revision_id
+                  {latest &&
+                  /FAILED$/.test(latest.status) &&
+                  revision === deployment.latest_revision_id
                     ? `Open the log of revision ${latest.number}, which failed (${latest.status.toLowerCase().replace("_", " ")})`
                     : `Open the build and deploy log of revision ${latest?.number ?? ""}`.trim()}
                 </Link>

@@ -54,7 +54,10 @@ export async function followRuntimeLogs(
   let second = 0;
   let inSecond = 0;
   let dropped = 0;
-  const notify = () => (wake?.(), (wake = null));
+  const notify = () => {
+    wake?.();
+    wake = null;
+  };
 
   const accept = (line: PodLogLine) => {
     const level = levelOf(line.text);
@@ -62,7 +65,10 @@ export async function followRuntimeLogs(
     if (filters.level && level !== filters.level) return;
     if (needle && !message.toLowerCase().includes(needle)) return;
     const now = Math.floor(Date.now() / 1000);
-    if (now !== second) (second = now), (inSecond = 0);
+    if (now !== second) {
+      second = now;
+      inSecond = 0;
+    }
     if (++inSecond > LINES_PER_SECOND || queue.length >= QUEUE_LINES) {
       dropped += 1;
       return notify();

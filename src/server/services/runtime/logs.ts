@@ -181,7 +181,10 @@ export async function downloadRuntimeLogs(
     keep: "newest",
   });
   const needle = filters.query?.toLowerCase();
-  const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  const stamp = new Date()
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
   async function* lines() {
     const sorted = read.lines.sort((a, b) => orderKey(a).localeCompare(orderKey(b)));
     for (const line of sorted) {

@@ -12,7 +12,11 @@ import { route } from "./route";
 export const streamRuntimeLogs = route(
   runtimeEndpoints.logStream,
   async ({ db, actor, params, query, requestId, signal }) => {
-    const events = await followRuntimeLogs(db, actor, params.deployment_id, query, signal);
+    // Ended by whichever comes first: the request's signal, or the response stream's cancel
+    // (a pending read of the events would otherwise hold the cluster's follow open).
+    const stop = new AbortController();
+    const ended = AbortSignal.any([signal, stop.signal]);
+    const events = await followRuntimeLogs(db, actor, params.deployment_id, query, ended);
     const encoder = new TextEncoder();
     const iterator = events[Symbol.asyncIterator]();
     const body = new ReadableStream<Uint8Array>({
@@ -35,11 +39,12 @@ export const streamRuntimeLogs = route(
             );
           else controller.enqueue(encoder.encode(": keep-alive\n\n"));
         } catch (error) {
-          if (!signal.aborted) log.warn("runtime log stream failed", describeError(error));
+          if (!ended.aborted) log.warn("runtime log stream failed", describeError(error));
           controller.close();
         }
       },
       async cancel() {
+        stop.abort();
         await iterator.return?.();
       },
     });

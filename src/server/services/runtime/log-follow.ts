@@ -46,7 +46,8 @@ export async function followRuntimeLogs(
   signal: AbortSignal,
 ): Promise<AsyncIterable<FollowEvent>> {
   const place = await placeOf(db, actor, deploymentId, signal);
-  if (!place.kubeconfig) throw conflict(LISTENER_FOLLOW);
+  const kubeconfig = place.kubeconfig;
+  if (!kubeconfig) throw conflict(LISTENER_FOLLOW);
   const { followDeploymentLogs } = await import("@/server/cluster/pod-log-follow");
   const needle = filters.query?.toLowerCase();
   const queue: FollowEvent[] = [];
@@ -90,22 +91,23 @@ export async function followRuntimeLogs(
 
   const stop = new AbortController();
   const done = AbortSignal.any([signal, stop.signal]);
-  const following = followDeploymentLogs(
-    place.kubeconfig,
-    {
-      namespace: place.namespace,
-      deploymentId: place.deployment.id,
-      pod: filters.pod,
-      since: filters.since ? new Date(filters.since) : undefined,
-      maxLine: env.HANGAR_LOG_MAX_LINE,
-    },
-    accept,
-    done,
-  );
   done.addEventListener("abort", notify, { once: true });
 
   return {
     async *[Symbol.asyncIterator]() {
+      // Started by the first read: an answer nobody reads opens no follow in the cluster.
+      const following = followDeploymentLogs(
+        kubeconfig,
+        {
+          namespace: place.namespace,
+          deploymentId: place.deployment.id,
+          pod: filters.pod,
+          since: filters.since ? new Date(filters.since) : undefined,
+          maxLine: env.HANGAR_LOG_MAX_LINE,
+        },
+        accept,
+        done,
+      );
       try {
         while (!done.aborted) {
           if (dropped) {

@@ -118,6 +118,17 @@ describe("GET /v2/deployments/{id}/logs/stream", () => {
     await until(() => !kube.podLogFollowed("stream-a"));
   });
 
+  it("ends the cluster's follow of a quiet container as soon as the client goes away", async () => {
+    // Nothing printed: the cluster has sent no headers yet, the follow must end all the same.
+    const id = await running("stream-quiet", 1);
+    for (let i = 0; i < 3; i++) {
+      const stream = await openEventStream(streamUrl(id), { cookie });
+      await until(() => kube.podLogFollowed("stream-quiet"));
+      stream.close();
+      await until(() => !kube.podLogFollowed("stream-quiet"), 5_000);
+    }
+  });
+
   it("filters by level and search, and with `since` also sends what was printed since then", async () => {
     const id = await running("stream-b", 1);
     const since = new Date(Date.now() - 1000).toISOString();

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { Writable } from "node:stream";
-import { CoreV1Api, Log, type KubeConfig } from "@kubernetes/client-node";
+import { CoreV1Api, type KubeConfig } from "@kubernetes/client-node";
+import fetch from "node-fetch";
 import { APP_COMPONENTS, LABELS } from "./health";
 import { stampKey, summarizePod, type PodLogLine } from "./pod-logs";
 
@@ -37,7 +38,6 @@ export async function followDeploymentLogs(
   signal: AbortSignal,
 ): Promise<void> {
   const core = kubeconfig.makeApiClient(CoreV1Api);
-  const logs = new Log(kubeconfig);
   const active = new Map<string, AbortController>();
   const cursors = new Map<string, Cursor>();
   const started = new Date();
@@ -100,16 +100,39 @@ export async function followDeploymentLogs(
     const ended = () => active.get(id) === controller && active.delete(id);
     sink.on("finish", ended);
     sink.on("close", ended);
+    // The request is our own rather than the client's Log.log: that one can only be aborted
+    // once the API has sent its headers, which a follow of a quiet container may never do.
+    const url = new URL(
+      `${kubeconfig.getCurrentCluster()!.server}/api/v1/namespaces/${encodeURIComponent(target.namespace)}/pods/${encodeURIComponent(pod)}/log`,
+    );
+    url.searchParams.set("container", container);
+    url.searchParams.set("follow", "true");
+    url.searchParams.set("timestamps", "true");
+    url.searchParams.set(
+      "sinceTime",
+      new Date(Math.floor(since.getTime() / 1000) * 1000).toISOString().replace(".000Z", "Z"),
+    );
+    const stop = () => controller.abort();
+    signal.addEventListener("abort", stop, { once: true });
+    controller.signal.addEventListener("abort", () => signal.removeEventListener("abort", stop), {
+      once: true,
+    });
     try {
-      const request = await logs.log(target.namespace, pod, container, sink, {
-        follow: true,
-        timestamps: true,
-        sinceTime: new Date(Math.floor(since.getTime() / 1000) * 1000).toISOString(),
+      const init = await kubeconfig.applyToFetchOptions({});
+      const res = await fetch(url.toString(), {
+        ...init,
+        method: "GET",
+        signal: controller.signal as never,
       });
-      if (signal.aborted) request.abort();
-      controller.signal.addEventListener("abort", () => request.abort(), { once: true });
+      if (res.status !== 200) {
+        // Not started yet, or gone: tried again at the next scan.
+        res.body.resume();
+        ended();
+        return;
+      }
+      res.body.on("error", () => (ended(), sink.destroy()));
+      res.body.pipe(sink);
     } catch {
-      // Not started yet, or gone: tried again at the next scan.
       ended();
     }
   };
@@ -132,7 +155,7 @@ export async function followDeploymentLogs(
       for (const container of pod.containers) {
         if (active.has(`${pod.name}/${container}`)) continue;
         if (stopped.has(container)) continue;
-        await follow(pod.name, container);
+        void follow(pod.name, container);
       }
     }
   };

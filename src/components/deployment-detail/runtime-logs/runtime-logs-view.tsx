@@ -50,8 +50,12 @@ export function RuntimeLogsView({ id }: { id: string }) {
   });
   const runtime = useQuery(trpc.runtime.state.queryOptions({ deploymentId: id }));
   const snapshot = useMemo(() => [...(logs.data?.logs ?? [])].reverse(), [logs.data]);
-  const newest = snapshot.at(-1)?.timestamp ?? null;
-  const canStream = Boolean(logs.data) && !logs.isPlaceholderData && !paused && !polling;
+  // The stream starts where the page's read ended: its newest line, or the time of the read.
+  const newest =
+    snapshot.at(-1)?.timestamp ??
+    (logs.dataUpdatedAt ? new Date(logs.dataUpdatedAt - 1_000).toISOString() : null);
+  const canStream =
+    Boolean(logs.data) && !logs.isPlaceholderData && !logs.isFetching && !paused && !polling;
   const stream = useLogStream(id, { level, query, pod, since: newest }, canStream);
   if (stream.mode === "poll" && !polling) setPolling(true);
   const lines = useMemo(() => {
@@ -141,7 +145,11 @@ export function RuntimeLogsView({ id }: { id: string }) {
           <Button
             variant="secondary"
             size="sm"
-            onClick={() => setPaused((p) => !p)}
+            onClick={() => {
+              // Following again: read the newest lines afresh, then stream from them.
+              if (paused) void logs.refetch();
+              setPaused(!paused);
+            }}
             disabled={!!logs.error}
           >
             {paused ? (

@@ -147,8 +147,27 @@ test("lines the agent server prints arrive in the Logs tab while it is open", as
   kube.printLog(name, ["INFO streamed after following again"], { replica: 1 });
   await expect(log.getByText("streamed after following again")).toBeVisible();
 
+  // A burst past the stream's bound (200 lines a second) is counted, not buffered; read again,
+  // the page holds the newest 500 and loads older ones; a time range narrows the read.
+  kube.printLog(
+    name,
+    Array.from({ length: 600 }, (_, i) => `INFO bulk line ${i}`),
+    { replica: 0 },
+  );
+  await expect(page.getByText(/lines were printed faster than 200 a second/)).toBeVisible();
+  await page.reload();
+  await expect(log.getByText("bulk line 599", { exact: true })).toBeVisible();
+  await expect(log.getByText("bulk line 0", { exact: true })).toHaveCount(0);
+  await page.getByRole("button", { name: "Load 500 older lines" }).click();
+  await expect(log.getByText("bulk line 0", { exact: true })).toHaveCount(1);
+  await page.getByLabel("Time range").selectOption("900");
+  await expect(log.getByText("bulk line 0", { exact: true })).toHaveCount(0);
+  await expect(log.getByText("bulk line 599", { exact: true })).toBeVisible();
+
   await page.setViewportSize({ width: 390, height: 844 });
-  await expect(log.getByText("after the pause")).toBeVisible();
+  await expect(log.getByText("bulk line 599", { exact: true })).toBeVisible();
+  // Rows fit the box: the message wraps below time and replica, nothing scrolls sideways.
+  expect(await log.evaluate((e) => e.scrollWidth - e.clientWidth)).toBeLessThanOrEqual(0);
   const overflow = await page.evaluate(
     () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
   );

@@ -69,7 +69,7 @@ export function RuntimeLogLines({ lines, follow }: { lines: RuntimeLogEntry[]; f
             data-testid="log-row"
             // Fixed columns: time, replica badge, level; the message takes the rest (below them
             // on a phone) and wraps between words, inside a word only when it is longer than a line.
-            className="grid grid-cols-[4.5rem_9.5rem_4.5rem] gap-x-3 px-3 hover:bg-zinc-100 sm:grid-cols-[4.5rem_9.5rem_4.5rem_minmax(0,1fr)] dark:hover:bg-zinc-900"
+            className="grid grid-cols-[4.5rem_minmax(0,1fr)_4.5rem] gap-x-3 px-3 hover:bg-zinc-100 sm:grid-cols-[4.5rem_9.5rem_4.5rem_minmax(0,1fr)] dark:hover:bg-zinc-900"
           >
             <time dateTime={l.timestamp} className="text-zinc-600 dark:text-zinc-400">
               {clock.format(new Date(l.timestamp))}

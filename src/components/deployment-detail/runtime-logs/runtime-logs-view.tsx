@@ -1,6 +1,6 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Download, Pause, Play, ScrollText, TriangleAlert } from "lucide-react";
 import Link from "next/link";
 import { useDeferredValue, useMemo, useState } from "react";
@@ -19,6 +19,15 @@ import { useLogStream } from "./use-log-stream";
 const POLL_MS = 2_000;
 const PAGE = 500;
 const SHOWN = 1_000;
+
+/** The time range's choices: how far back the page's read goes (the stream adds what is new). */
+const RANGES = [
+  { value: "", label: "As far back as kept" },
+  { value: "900", label: "Last 15 minutes" },
+  { value: "3600", label: "Last hour" },
+  { value: "21600", label: "Last 6 hours" },
+  { value: "86400", label: "Last 24 hours" },
+];
 
 /** The contract's sentence naming an API path is for API clients; the tab links instead. */
 const withoutApiPath = (message: string) =>
@@ -40,9 +49,25 @@ export function RuntimeLogsView({ id }: { id: string }) {
   const [pod, setPod] = useState("");
   const [paused, setPaused] = useState(false);
   const [polling, setPolling] = useState(false);
+  const [range, setRange] = useState({ value: "", from: null as string | null });
   const filters = { query: query || null, level: level || null, pod: pod || null };
+  const input = {
+    deploymentId: id,
+    limit: PAGE,
+    order: "desc" as const,
+    ...filters,
+    start_time: range.from,
+  };
+  const queryClient = useQueryClient();
+  // "Load older": pages before the first read, by its next_offset; reset with the filters.
+  const [older, setOlder] = useState<{
+    key: string;
+    lines: RuntimeLogEntry[];
+    offset: string | null;
+  } | null>(null);
+  const [loadingOlder, setLoadingOlder] = useState(false);
   const logs = useQuery({
-    ...trpc.runtime.logs.queryOptions({ deploymentId: id, limit: PAGE, order: "desc", ...filters }),
+    ...trpc.runtime.logs.queryOptions(input),
     refetchInterval: (q) => (polling && !paused && !q.state.error ? POLL_MS : false),
     refetchOnWindowFocus: false,
     placeholderData: (previous) => previous,
@@ -58,8 +83,28 @@ export function RuntimeLogsView({ id }: { id: string }) {
     Boolean(logs.data) && !logs.isPlaceholderData && !logs.isFetching && !paused && !polling;
   const stream = useLogStream(id, { level, query, pod, since: newest }, canStream);
   if (stream.mode === "poll" && !polling) setPolling(true);
+  const inputKey = JSON.stringify(input);
+  const olderHere = older?.key === inputKey ? older : null;
+  const olderOffset = olderHere ? olderHere.offset : (logs.data?.next_offset ?? null);
+  async function loadOlder() {
+    if (!olderOffset) return;
+    setLoadingOlder(true);
+    try {
+      const page = await queryClient.fetchQuery(
+        trpc.runtime.logs.queryOptions({ ...input, offset: olderOffset }),
+      );
+      setOlder({
+        key: inputKey,
+        lines: [...page.logs.reverse(), ...(olderHere?.lines ?? [])],
+        offset: page.next_offset,
+      });
+    } finally {
+      setLoadingOlder(false);
+    }
+  }
   const lines = useMemo(() => {
-    if (!stream.lines.length) return snapshot;
+    const earlier = olderHere?.lines ?? [];
+    if (!stream.lines.length && !earlier.length) return snapshot;
     const seen = new Set(snapshot.map((l) => l.id));
     const merged: RuntimeLogEntry[] = [...snapshot];
     for (const l of stream.lines) {
@@ -67,8 +112,12 @@ export function RuntimeLogsView({ id }: { id: string }) {
       seen.add(l.id);
       merged.push(l);
     }
-    return merged.sort((a, b) => a.timestamp.localeCompare(b.timestamp)).slice(-SHOWN);
-  }, [snapshot, stream.lines]);
+    const newer = merged
+      .sort((a, b) => a.timestamp.localeCompare(b.timestamp))
+      .slice(-SHOWN)
+      .filter((l) => !earlier.some((e) => e.id === l.id));
+    return [...earlier, ...newer];
+  }, [snapshot, stream.lines, olderHere]);
   const nothingRuns = logs.error?.data?.code === "CONFLICT";
   const crashLooping =
     runtime.data?.running && /CrashLoopBackOff/.test(runtime.data.reason ?? "")
@@ -125,6 +174,24 @@ export function RuntimeLogsView({ id }: { id: string }) {
             {logLevels.map((l) => (
               <option key={l} value={l}>
                 {l}
+              </option>
+            ))}
+          </Select>
+          <Select
+            aria-label="Time range"
+            value={range.value}
+            disabled={!!off}
+            onChange={(e) => {
+              const seconds = Number(e.target.value);
+              setRange({
+                value: e.target.value,
+                from: seconds ? new Date(Date.now() - seconds * 1000).toISOString() : null,
+              });
+            }}
+          >
+            {RANGES.map((r) => (
+              <option key={r.value} value={r.value}>
+                {r.label}
               </option>
             ))}
           </Select>
@@ -246,7 +313,19 @@ export function RuntimeLogsView({ id }: { id: string }) {
             {query || level || pod ? "No lines match." : "Nothing printed yet."}
           </p>
         ) : (
-          <RuntimeLogLines lines={lines} follow={!paused} />
+          <>
+            {olderOffset && (
+              <Button
+                variant="secondary"
+                size="sm"
+                onClick={() => void loadOlder()}
+                disabled={loadingOlder}
+              >
+                {loadingOlder ? "Loading older lines…" : `Load ${PAGE} older lines`}
+              </Button>
+            )}
+            <RuntimeLogLines lines={lines} follow={!paused} />
+          </>
         )}
       </CardBody>
     </Card>

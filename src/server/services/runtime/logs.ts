@@ -108,8 +108,9 @@ export async function queryRuntimeLogs(
     namespace: place.namespace,
     deploymentId: place.deployment.id,
     since: start,
-    // Reading back from now needs only the page unless filters thin it out.
-    tailLines: query.order === "desc" && !filtered ? query.limit : cap,
+    // Reading back from now needs only the page (and one line more, to know whether there is
+    // more: a next_offset to load older lines with) unless filters thin it out.
+    tailLines: query.order === "desc" && !filtered ? query.limit + 1 : cap,
     pod: query.pod,
     keep: query.order === "asc" ? "oldest" : "newest",
   });

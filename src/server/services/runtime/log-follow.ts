@@ -55,6 +55,8 @@ export async function followRuntimeLogs(
   let second = 0;
   let inSecond = 0;
   let dropped = 0;
+  /** When the stream began, as a line's key (nine fraction digits). */
+  let startedKey = "";
   const notify = () => {
     wake?.();
     wake = null;
@@ -65,6 +67,15 @@ export async function followRuntimeLogs(
     const message = messageOf(line.text);
     if (filters.level && level !== filters.level) return;
     if (needle && !message.toLowerCase().includes(needle)) return;
+    // Lines from before the stream began (asked for with `since`) are what the reader missed
+    // between its read and the stream: bounded by the queue, not by the rate.
+    if (line.key < startedKey) {
+      if (queue.length >= QUEUE_LINES) {
+        dropped += 1;
+        return notify();
+      }
+      return push(line, level, message);
+    }
     const now = Math.floor(Date.now() / 1000);
     if (now !== second) {
       second = now;
@@ -74,6 +85,10 @@ export async function followRuntimeLogs(
       dropped += 1;
       return notify();
     }
+    push(line, level, message);
+  };
+
+  const push = (line: PodLogLine, level: RuntimeLogEntry["level"], message: string) => {
     queue.push({
       kind: "log",
       entry: {
@@ -96,6 +111,7 @@ export async function followRuntimeLogs(
   return {
     async *[Symbol.asyncIterator]() {
       // Started by the first read: an answer nobody reads opens no follow in the cluster.
+      startedKey = new Date().toISOString().replace("Z", "000000Z");
       const following = followDeploymentLogs(
         kubeconfig,
         {

@@ -126,7 +126,9 @@ export function RuntimeLogsView({ id }: { id: string }) {
   const off = nothingRuns ? "Nothing is running, so there is nothing to search or filter." : null;
   const revision = deployment.active_revision_id ?? deployment.latest_revision_id;
   const downloadUrl = `/v2/deployments/${id}/logs/download?${new URLSearchParams(
-    Object.entries(filters).filter((e): e is [string, string] => Boolean(e[1])),
+    Object.entries({ ...filters, start_time: range.from }).filter((e): e is [string, string] =>
+      Boolean(e[1]),
+    ),
   )}`;
 
   return (

@@ -46,10 +46,14 @@ export const runtimeEndpoints = {
     operationId: "downloadDeploymentLogs",
     summary: "Download every runtime log line the filters match, as text",
     description:
-      "Every line of every replica's containers (current and previous run, as far back as the cluster keeps them, at most HANGAR_RUNTIME_LOG_LINES per container) that `level`, `query` and `pod` match, oldest first, one line each: `<timestamp> <pod> <container>[ (previous)] <LEVEL> <message>`, harmless and cut as deploy_logs serves them. Streamed; named `<deployment-name>-logs-<UTC time>.txt` (Content-Disposition). 409 when nothing runs, 502/503 as deploy_logs.",
+      "Every line of every replica's containers (current and previous run, as far back as the cluster keeps them, at most HANGAR_RUNTIME_LOG_LINES per container) that `level`, `query`, `pod` and `start_time` match, oldest first, one line each: `<timestamp> <pod> <container>[ (previous)] <LEVEL> <message>`, harmless and cut as deploy_logs serves them. Streamed; named `<deployment-name>-logs-<UTC time>.txt` (Content-Disposition). 409 when nothing runs, 502/503 as deploy_logs.",
     tag: "Deployments",
     params: deploymentParams,
-    query: runtimeLogFollowQuery.omit({ since: true }),
+    query: runtimeLogFollowQuery.omit({ since: true }).extend({
+      start_time: runtimeLogFollowQuery.shape.since.meta({
+        description: "Only lines printed at or after this time (the Logs tab's time range)",
+      }),
+    }),
     response: z.string(),
     responseType: "text/plain",
     status: 200,

@@ -170,13 +170,19 @@ export async function downloadRuntimeLogs(
   db: Db,
   actor: Actor,
   deploymentId: string,
-  filters: { level?: string | null; query?: string | null; pod?: string | null },
+  filters: {
+    level?: string | null;
+    query?: string | null;
+    pod?: string | null;
+    start_time?: string | null;
+  },
   signal?: AbortSignal,
 ): Promise<{ filename: string; lines: AsyncIterable<string> }> {
   const place = await placeOf(db, actor, deploymentId, signal);
   const read = await place.read({
     namespace: place.namespace,
     deploymentId: place.deployment.id,
+    since: filters.start_time ? new Date(filters.start_time) : undefined,
     tailLines: env.HANGAR_RUNTIME_LOG_LINES,
     pod: filters.pod,
     keep: "newest",

@@ -1,13 +1,16 @@
+import { readFileSync } from "node:fs";
 import pg from "pg";
 import { startFakeKubeApi, type FakeKubeApi } from "../testing/fake-kube-api";
-import { startServer, type RunningServer } from "../testing/server";
-import { createDeployment, waitForRevision } from "./deployment-helpers";
+import { startServer, startWorkerProcess, type RunningServer } from "../testing/server";
+import { createDeployment, latestRevisionId, waitForRevision } from "./deployment-helpers";
 import { auditPage, expect, signIn, state, test } from "./fixtures";
 
 // The Logs tab (issue 25): a server with a cluster (the fake Kubernetes API) on the run's
 // database, and a deployment in the state a Kubernetes deploy leaves (its revision's objects
 // applied to the cluster in namespace e2e-agents, runtime kubernetes). Lines its pods print while
-// the page is open arrive; filters and pause work; at 390 px it stays readable.
+// the page is open arrive over the stream (issue 34: server-sent events over the cluster's log
+// follow, closed when the viewer pauses); filters and pause work; the download holds every
+// matching line; a crash loop shows its banner; at 390 px it stays readable.
 
 const NAMESPACE = "e2e-agents";
 let kube: FakeKubeApi;
@@ -77,20 +80,51 @@ test("lines the agent server prints arrive in the Logs tab while it is open", as
   await runOnCluster(id, name);
 
   // The session cookie is the run's (same secrets, same host): the server with a cluster.
+  const streamed = page.waitForResponse((r) =>
+    r.url().includes(`/v2/deployments/${id}/logs/stream`),
+  );
   await page.goto(`${server.url}/deployments/${id}/logs`);
   await expect(page.getByRole("heading", { name: "Logs", exact: true })).toBeVisible();
   await expect(page.getByText("Nothing printed yet.")).toBeVisible();
   await expect(page.getByText(/Hangar keeps no copy/)).toBeVisible();
+  expect((await streamed).headers()["content-type"]).toMatch(/^text\/event-stream/);
+  await expect.poll(() => kube.podLogFollowed(name)).toBe(true);
 
-  kube.printLog(name, ["INFO Application startup complete", "ERROR graph failed: boom"]);
+  const stamp = new Date().toISOString();
+  kube.printLog(name, [
+    `${stamp} INFO Application startup complete`,
+    "ERROR graph failed: boom",
+    `handled request ${"with-a-long-token-".repeat(3)} and words that wrap between them ${"word ".repeat(30)}end`,
+  ]);
   const log = page.getByRole("log", { name: "Runtime log" });
   await expect(log.getByText("Application startup complete").first()).toBeVisible();
   await expect(log.getByText("graph failed: boom")).toHaveCount(2);
+  // The app's own time and level, repeating Hangar's columns, are folded.
+  await expect(log.getByTestId("log-message").first()).toHaveText("Application startup complete");
+
+  // Fixed columns: every message starts at the same x, whatever the replica's name.
+  const starts = await log
+    .getByTestId("log-message")
+    .evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().left)));
+  expect(new Set(starts).size).toBe(1);
+  // Wrapped between words: no line of the long message ends inside a word.
+  const wrapped = log.getByText(/^handled request/).first();
+  expect(await wrapped.evaluate((e) => getComputedStyle(e).wordBreak)).toBe("normal");
 
   // Level filter, search, replica.
   await page.getByLabel("Level").selectOption("ERROR");
   await expect(log.getByText("Application startup complete")).toHaveCount(0);
   await expect(log.getByText("graph failed: boom")).toHaveCount(2);
+
+  // The download holds every matching line, read by the server (not the rows on screen).
+  const download = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Download" }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(new RegExp(`^${name}-logs-\\d{8}T\\d{6}Z\\.txt$`));
+  const text = readFileSync((await file.path())!, "utf8");
+  expect(text.match(/ ERROR graph failed: boom$/gm)).toHaveLength(2);
+  expect(text).not.toContain("startup complete");
+
   await page.getByLabel("Level").selectOption("");
   await page.getByLabel("Search the log").fill("startup");
   await expect(log.getByText("graph failed: boom")).toHaveCount(0);
@@ -101,39 +135,115 @@ test("lines the agent server prints arrive in the Logs tab while it is open", as
   await expect(log.getByText("graph failed: boom")).toHaveCount(1);
   await page.getByLabel("Replica").selectOption("");
 
-  // Paused, new lines wait; following again, they arrive.
+  // Paused, the stream is closed and new lines wait; following again, they arrive.
+  await expect.poll(() => kube.podLogFollowed(name)).toBe(true);
   await page.getByRole("button", { name: "Pause" }).click();
+  await expect.poll(() => kube.podLogFollowed(name)).toBe(false);
   kube.printLog(name, ["INFO after the pause"], { replica: 0 });
-  await page.waitForTimeout(3_000);
   await expect(log.getByText("after the pause")).toHaveCount(0);
   await page.getByRole("button", { name: "Follow" }).click();
   await expect(log.getByText("after the pause")).toBeVisible();
+  await expect.poll(() => kube.podLogFollowed(name)).toBe(true);
+  kube.printLog(name, ["INFO streamed after following again"], { replica: 1 });
+  await expect(log.getByText("streamed after following again")).toBeVisible();
 
-  const download = page.waitForEvent("download");
-  await page.getByRole("button", { name: "Download" }).click();
-  expect((await download).suggestedFilename()).toBe(`logs-${id}.txt`);
+  // A burst past the stream's bound (200 lines a second) is counted, not buffered; read again,
+  // the page holds the newest 500 and loads older ones; a time range narrows the read.
+  kube.printLog(
+    name,
+    Array.from({ length: 600 }, (_, i) => `INFO bulk line ${i}`),
+    { replica: 0 },
+  );
+  await expect(page.getByText(/lines were printed faster than 200 a second/)).toBeVisible();
+  await page.reload();
+  await expect(log.getByText("bulk line 599", { exact: true })).toBeVisible();
+  await expect(log.getByText("bulk line 0", { exact: true })).toHaveCount(0);
+  await page.getByRole("button", { name: "Load 500 older lines" }).click();
+  await expect(log.getByText("bulk line 0", { exact: true })).toHaveCount(1);
+  await page.getByLabel("Time range").selectOption("900");
+  await expect(log.getByText("bulk line 0", { exact: true })).toHaveCount(0);
+  await expect(log.getByText("bulk line 599", { exact: true })).toBeVisible();
 
   await page.setViewportSize({ width: 390, height: 844 });
-  await expect(log.getByText("after the pause")).toBeVisible();
+  await expect(log.getByText("bulk line 599", { exact: true })).toBeVisible();
+  // Rows fit the box: the message wraps below time and replica, nothing scrolls sideways.
+  expect(await log.evaluate((e) => e.scrollWidth - e.clientWidth)).toBeLessThanOrEqual(0);
   const overflow = await page.evaluate(
     () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
   );
   expect(overflow).toBeLessThanOrEqual(0);
+  await auditPage(page, "deployment-logs-390");
+  await page.setViewportSize({ width: 1280, height: 900 });
   await auditPage(page, "deployment-logs");
+
+  // The page closed, the cluster's follow ends.
+  await page.goto(`${server.url}/deployments/${id}`);
+  await expect.poll(() => kube.podLogFollowed(name)).toBe(false);
 });
 
 test("in dry run the Logs tab says nothing is running", async ({ page }) => {
   await signIn(page, state.admin);
   const id = await createDeployment(page, "runtime-logs-dry");
   await waitForRevision(page, id, 1, "DEPLOYED");
+  const revision = await latestRevisionId(page, id);
   await page.goto(`/deployments/${id}/logs`);
   await expect(
     page.getByText(
       /Hangar runs in dry run \(no cluster is configured\), so no agent server was started/,
     ),
   ).toBeVisible();
+  // No API path: a link to the revision's log, and filters off with the reason.
+  await expect(page.getByText("/deploy_logs")).toHaveCount(0);
+  await expect(
+    page.getByRole("link", { name: /Open the build and deploy log of revision 1/ }),
+  ).toHaveAttribute("href", `/deployments/${id}/revisions/${revision}`);
+  await expect(page.getByLabel("Search the log")).toBeDisabled();
+  await expect(page.getByLabel("Level")).toBeDisabled();
+  await expect(
+    page.getByText("Nothing is running, so there is nothing to search or filter."),
+  ).toBeVisible();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await auditPage(page, "deployment-logs-nothing-running");
   await page.goto(`/deployments/${id}`);
   await expect(page.getByTestId("runtime-summary")).toContainText(
     "Dry run: no cluster is configured, so nothing runs",
   );
+});
+
+test("a crash-looping container shows a banner saying what the lines are", async ({ page }) => {
+  await signIn(page, state.admin);
+  const name = "runtime-logs-crash";
+  const id = await createDeployment(page, name);
+  await waitForRevision(page, id, 1, "DEPLOYED");
+  await runOnCluster(id, name);
+  // A worker with the cluster watches its health (the run's own worker has no cluster). It
+  // starts after the deploy, so it takes no job of this run's; its queue poll is slow besides.
+  const worker = await startWorkerProcess({
+    ...(JSON.parse(process.env.E2E_SERVER_ENV!) as Record<string, string>),
+    HANGAR_KUBECONFIG: kube.kubeconfig(),
+    HANGAR_QUEUE_POLL_SECONDS: "3600",
+    HANGAR_HEALTH_RESYNC_SECONDS: "1",
+  });
+  try {
+    kube.printLog(name, ["INFO starting", "CRITICAL out of memory"]);
+    kube.crashLoop(name, "OOMKilled");
+    await page.goto(`${server.url}/deployments/${id}/logs`);
+    const banner = page.getByTestId("crash-loop-banner");
+    await expect(banner).toContainText("The agent server keeps crashing", { timeout: 30_000 });
+    await expect(banner).toContainText("last exit: OOMKilled, code 137");
+    await expect(banner).toContainText("current run and the run before it");
+    const log = page.getByRole("log", { name: "Runtime log" });
+    await expect(log.getByText("out of memory").first()).toBeVisible();
+    await expect(log.getByText("prev").first()).toBeVisible();
+    await auditPage(page, "deployment-logs-crash-loop");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(banner).toBeVisible();
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    await auditPage(page, "deployment-logs-crash-loop-390");
+  } finally {
+    await worker.stop();
+  }
 });

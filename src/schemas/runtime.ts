@@ -29,6 +29,18 @@ export const runtimeLogEntry = logEntry
   .meta({ id: "RuntimeLogEntry" });
 export type RuntimeLogEntry = z.infer<typeof runtimeLogEntry>;
 
+/** GET .../logs/stream's query: which lines to follow. */
+export const runtimeLogFollowQuery = z
+  .object({
+    level: z.enum(["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]).optional(),
+    query: z.string().max(256).optional(),
+    pod: z.string().max(253).optional(),
+    since: timestamp
+      .optional()
+      .meta({ description: "Also the lines printed since this time (else only new ones)" }),
+  })
+  .meta({ id: "RuntimeLogFollowQuery" });
+
 export const runtimePod = z
   .object({
     name: z.string(),

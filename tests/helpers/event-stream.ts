@@ -42,6 +42,8 @@ export interface EventStream {
   next(name: string): Promise<StreamEvent>;
   /** Every event, once the server has closed the stream; fails if it is still open after `ms`. */
   closedWithin(ms: number): Promise<StreamEvent[]>;
+  /** The events so far, in order. */
+  received(): StreamEvent[];
   close(): void;
 }
 
@@ -92,6 +94,7 @@ export async function openEventStream(
         abort.abort();
       }
     },
+    received: () => [...events],
     close: () => abort.abort(),
   };
 }

@@ -56,7 +56,8 @@ export interface Endpoint<
     | "text/event-stream"
     | "application/x-pem-file"
     | "application/gzip"
-    | "application/octet-stream";
+    | "application/octet-stream"
+    | "text/plain";
   status: 200 | 201 | 202 | 204 | 303;
   /** Error statuses this operation can answer with, besides 401/422/429/500 which all have. */
   errors: number[];

@@ -41,7 +41,7 @@ type Reader = (
 ) => Promise<{ pods: PodSummary[]; lines: PodLogLine[]; truncated?: boolean }>;
 
 /** Where the deployment runs, or why nothing of it does (409 with the contract's words). */
-async function placeOf(db: Db, actor: Actor, deploymentId: string, signal?: AbortSignal) {
+export async function placeOf(db: Db, actor: Actor, deploymentId: string, signal?: AbortSignal) {
   const deployment = await findDeployment(db, actor, deploymentId);
   const nothing = (why: string) =>
     conflict(
@@ -66,7 +66,13 @@ async function placeOf(db: Db, actor: Actor, deploymentId: string, signal?: Abor
   if (deployment.listenerId) {
     const listener = await db.listener.findUniqueOrThrow({ where: { id: deployment.listenerId } });
     const read: Reader = (r) => readThroughListener(db, listener, r, signal);
-    return { deployment, namespace, read, source: listenerWords(listener.computeId, cap) };
+    return {
+      deployment,
+      namespace,
+      read,
+      source: listenerWords(listener.computeId, cap),
+      kubeconfig: null,
+    };
   }
   const pending = clusterKubeconfig();
   if (!pending)
@@ -83,7 +89,7 @@ async function placeOf(db: Db, actor: Actor, deploymentId: string, signal?: Abor
       );
     }
   };
-  return { deployment, namespace, read, source: sourceWords(cap) };
+  return { deployment, namespace, read, source: sourceWords(cap), kubeconfig };
 }
 
 /** The deployment's runtime logs, filtered and ordered as the deploy client asks. */
@@ -102,8 +108,9 @@ export async function queryRuntimeLogs(
     namespace: place.namespace,
     deploymentId: place.deployment.id,
     since: start,
-    // Reading back from now needs only the page unless filters thin it out.
-    tailLines: query.order === "desc" && !filtered ? query.limit : cap,
+    // Reading back from now needs only the page (and one line more, to know whether there is
+    // more: a next_offset to load older lines with) unless filters thin it out.
+    tailLines: query.order === "desc" && !filtered ? query.limit + 1 : cap,
     pod: query.pod,
     keep: query.order === "asc" ? "oldest" : "newest",
   });
@@ -153,4 +160,50 @@ export async function queryRuntimeLogs(
       ? `${place.source} This answer was cut to 1 MiB (the ${query.order === "asc" ? "oldest" : "newest"} lines kept): ask for one pod or a narrower time.`
       : place.source,
   };
+}
+
+/**
+ * Every line the filters match (as far back as the cluster keeps them), oldest first, as text
+ * lines for a download, and the file's name: `<deployment-name>-logs-<UTC time>.txt`.
+ */
+export async function downloadRuntimeLogs(
+  db: Db,
+  actor: Actor,
+  deploymentId: string,
+  filters: {
+    level?: string | null;
+    query?: string | null;
+    pod?: string | null;
+    start_time?: string | null;
+  },
+  signal?: AbortSignal,
+): Promise<{ filename: string; lines: AsyncIterable<string> }> {
+  const place = await placeOf(db, actor, deploymentId, signal);
+  const read = await place.read({
+    namespace: place.namespace,
+    deploymentId: place.deployment.id,
+    since: filters.start_time ? new Date(filters.start_time) : undefined,
+    tailLines: env.HANGAR_RUNTIME_LOG_LINES,
+    pod: filters.pod,
+    keep: "newest",
+  });
+  const needle = filters.query?.toLowerCase();
+  const stamp = new Date()
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
+  async function* lines() {
+    const sorted = read.lines.sort((a, b) => orderKey(a).localeCompare(orderKey(b)));
+    for (const line of sorted) {
+      const level = levelOf(line.text);
+      const message = messageOf(line.text);
+      if (filters.level && level !== filters.level) continue;
+      if (needle && !message.toLowerCase().includes(needle)) continue;
+      const run = line.previous ? " (previous)" : "";
+      // One line each: a message's own line feeds would start lines of their own.
+      const text = harmlessLine(message, env.HANGAR_LOG_MAX_LINE).replace(/\n/g, "\u2424");
+      yield `${line.key.slice(0, 23)}Z ${line.pod} ${line.container}${run} ${level} ${text}\n`;
+    }
+  }
+  return { filename: `${place.deployment.name}-logs-${stamp}.txt`, lines: lines() };
 }

@@ -1,0 +1,150 @@
+import { env } from "@/env";
+import { harmlessLine } from "@/lib/log-text";
+import type { RuntimeLogEntry } from "@/schemas/runtime";
+import type { Actor } from "@/server/auth/actor";
+import type { PodLogLine } from "@/server/cluster/pod-logs";
+import type { Db } from "@/server/db";
+import { conflict } from "@/server/errors";
+import { levelOf, messageOf } from "./log-level";
+import { placeOf } from "./logs";
+
+// A deployment's runtime logs followed live (GET /v2/deployments/{id}/logs/stream): the
+// cluster's own log follow for each running container (cluster/pod-log-follow.ts), filtered as
+// deploy_logs filters, harmless and cut as every log line Hangar serves. Bounded: at most
+// LINES_PER_SECOND lines a second and QUEUE_LINES lines waiting for a slow reader; the others are
+// counted and said (`dropped`), never buffered. A deployment on a listener is read by its
+// listener only when asked (contract 14.3): 409, read it with deploy_logs instead.
+
+export const LINES_PER_SECOND = 200;
+const QUEUE_LINES = 1_000;
+
+export type FollowEvent =
+  | { kind: "log"; entry: RuntimeLogEntry }
+  | { kind: "dropped"; count: number }
+  /** Nothing for IDLE_MS: a reader may say it is still there. */
+  | { kind: "idle" };
+
+const IDLE_MS = 15_000;
+
+export interface FollowFilters {
+  level?: string | null;
+  query?: string | null;
+  pod?: string | null;
+  /** Lines at or after this time (the newest the reader already has); else from now on. */
+  since?: string | null;
+}
+
+export const LISTENER_FOLLOW =
+  "This deployment runs on a listener, which reads its logs only when asked: follow it by reading deploy_logs again (the dashboard does every 2 s).";
+
+/** The lines as they are printed, until `signal` aborts (or the reader stops iterating). */
+export async function followRuntimeLogs(
+  db: Db,
+  actor: Actor,
+  deploymentId: string,
+  filters: FollowFilters,
+  signal: AbortSignal,
+): Promise<AsyncIterable<FollowEvent>> {
+  const place = await placeOf(db, actor, deploymentId, signal);
+  const kubeconfig = place.kubeconfig;
+  if (!kubeconfig) throw conflict(LISTENER_FOLLOW);
+  const { followDeploymentLogs } = await import("@/server/cluster/pod-log-follow");
+  const needle = filters.query?.toLowerCase();
+  const queue: FollowEvent[] = [];
+  let wake: (() => void) | null = null;
+  let second = 0;
+  let inSecond = 0;
+  let dropped = 0;
+  /** When the stream began, as a line's key (nine fraction digits). */
+  let startedKey = "";
+  const notify = () => {
+    wake?.();
+    wake = null;
+  };
+
+  const accept = (line: PodLogLine) => {
+    const level = levelOf(line.text);
+    const message = messageOf(line.text);
+    if (filters.level && level !== filters.level) return;
+    if (needle && !message.toLowerCase().includes(needle)) return;
+    // Lines from before the stream began (asked for with `since`) are what the reader missed
+    // between its read and the stream: bounded by the queue, not by the rate.
+    if (line.key < startedKey) {
+      if (queue.length >= QUEUE_LINES) {
+        dropped += 1;
+        return notify();
+      }
+      return push(line, level, message);
+    }
+    const now = Math.floor(Date.now() / 1000);
+    if (now !== second) {
+      second = now;
+      inSecond = 0;
+    }
+    if (++inSecond > LINES_PER_SECOND || queue.length >= QUEUE_LINES) {
+      dropped += 1;
+      return notify();
+    }
+    push(line, level, message);
+  };
+
+  const push = (line: PodLogLine, level: RuntimeLogEntry["level"], message: string) => {
+    queue.push({
+      kind: "log",
+      entry: {
+        id: line.id,
+        timestamp: `${line.key.slice(0, 23)}Z`,
+        level,
+        message: harmlessLine(message, env.HANGAR_LOG_MAX_LINE),
+        pod: line.pod,
+        container: line.container,
+        previous: false,
+      },
+    });
+    notify();
+  };
+
+  const stop = new AbortController();
+  const done = AbortSignal.any([signal, stop.signal]);
+  done.addEventListener("abort", notify, { once: true });
+
+  return {
+    async *[Symbol.asyncIterator]() {
+      // Started by the first read: an answer nobody reads opens no follow in the cluster.
+      startedKey = new Date().toISOString().replace("Z", "000000Z");
+      const following = followDeploymentLogs(
+        kubeconfig,
+        {
+          namespace: place.namespace,
+          deploymentId: place.deployment.id,
+          pod: filters.pod,
+          since: filters.since ? new Date(filters.since) : undefined,
+          maxLine: env.HANGAR_LOG_MAX_LINE,
+        },
+        accept,
+        done,
+      );
+      try {
+        while (!done.aborted) {
+          if (dropped) {
+            yield { kind: "dropped", count: dropped };
+            dropped = 0;
+          }
+          const next = queue.shift();
+          if (next) {
+            yield next;
+            continue;
+          }
+          const idle = await new Promise<boolean>((resolve) => {
+            const timer = setTimeout(() => resolve(true), IDLE_MS);
+            wake = () => (clearTimeout(timer), resolve(false));
+          });
+          if (idle && !done.aborted) yield { kind: "idle" };
+        }
+      } finally {
+        stop.abort();
+        await following;
+      }
+    },
+  };
+}

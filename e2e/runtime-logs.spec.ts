@@ -230,7 +230,7 @@ test("a crash-looping container shows a banner saying what the lines are", async
     await page.goto(`${server.url}/deployments/${id}/logs`);
     const banner = page.getByTestId("crash-loop-banner");
     await expect(banner).toContainText("The agent server keeps crashing", { timeout: 30_000 });
-    await expect(banner).toContainText("last exit: OOMKilled, code 137");
+    await expect(banner).toContainText("last exit: out of memory, exit 137");
     await expect(banner).toContainText("current run and the run before it");
     const log = page.getByRole("log", { name: "Runtime log" });
     await expect(log.getByText("out of memory").first()).toBeVisible();

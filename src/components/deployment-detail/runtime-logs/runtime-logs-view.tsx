@@ -11,6 +11,7 @@ import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import { logLevels } from "@/schemas/deploy-logs";
 import type { RuntimeLogEntry } from "@/schemas/runtime";
+import { terminationWords } from "@/lib/runtime-words";
 import { useTRPC } from "@/trpc/react";
 import { useDeployment, useLatestRevision } from "../use-deployment";
 import { RuntimeLogLines, shortPod } from "./runtime-log-lines";
@@ -259,12 +260,8 @@ export function RuntimeLogsView({ id }: { id: string }) {
             <TriangleAlert aria-hidden className="mt-0.5 size-4 shrink-0" />
             <p>
               The agent server keeps crashing: it exits and Kubernetes starts it again after a wait
-              {crashLooping.restarts > 0 ? ` (${crashLooping.restarts} restarts so far` : " ("}
-              {crashLooping.last_termination
-                ? `${crashLooping.restarts > 0 ? "; " : ""}last exit: ${crashLooping.last_termination.reason}${crashLooping.last_termination.exit_code === null ? "" : `, code ${crashLooping.last_termination.exit_code}`})`
-                : ")"}
-              . The lines below are from its current run and the run before it (marked “prev”);
-              earlier runs are no longer kept by the cluster.
+              {crashDetails(crashLooping)}. The lines below are from its current run and the run
+              before it (marked “prev”); earlier runs are no longer kept by the cluster.
             </p>
           </div>
         )}
@@ -332,4 +329,20 @@ export function RuntimeLogsView({ id }: { id: string }) {
       </CardBody>
     </Card>
   );
+}
+
+/** " (6 restarts so far; last exit: out of memory, exit 137)", in the words the overview uses. */
+function crashDetails(state: {
+  restarts: number;
+  last_termination: { reason: string; exit_code: number | null } | null;
+}): string {
+  const details = [
+    state.restarts > 0
+      ? `${state.restarts} restart${state.restarts === 1 ? "" : "s"} so far`
+      : null,
+    state.last_termination
+      ? `last exit: ${terminationWords(state.last_termination.reason, state.last_termination.exit_code)}`
+      : null,
+  ].filter(Boolean);
+  return details.length ? ` (${details.join("; ")})` : "";
 }

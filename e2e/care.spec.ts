@@ -68,8 +68,13 @@ test("the command palette jumps to a deployment or a page by keyboard", async ({
   test.setTimeout(120_000);
   await signIn(page, state.admin);
   await page.goto("/deployments");
-  await page.keyboard.press("Control+K");
   const palette = page.getByRole("dialog", { name: "Go to" });
+  // The shortcut works once the page is interactive: a press that came before hydration
+  // opened nothing, so press again until the palette shows.
+  await expect(async () => {
+    if (!(await palette.isVisible())) await page.keyboard.press("Control+K");
+    await expect(palette).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
   const search = palette.getByRole("combobox", { name: "Search deployments and pages" });
   await expect(search).toBeFocused();
   await search.fill("canary");

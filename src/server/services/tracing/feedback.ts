@@ -5,7 +5,7 @@ import { requireRole, type Actor } from "@/server/auth/actor";
 import type { DbClient } from "@/server/db";
 import { conflict, invalidField, notFound } from "@/server/errors";
 import { isUuid } from "./ids";
-import { projectIdsInWorkspace } from "./projects";
+import { requireOwnProjects } from "./projects";
 import { runStore } from "./run-store";
 
 // Feedback on runs (or on a whole project), kept per workspace.
@@ -43,10 +43,7 @@ export async function createFeedback(
   requireRole(actor, "editor");
   if (input.run_id && (await runStore.runIdElsewhere(db, actor.workspaceId, input.run_id)))
     throw notFound(`Run ${input.run_id} not found`);
-  if (input.session_id) {
-    const mine = await projectIdsInWorkspace(db, actor.workspaceId, [input.session_id]);
-    if (!mine.has(input.session_id)) throw notFound(`Project ${input.session_id} not found`);
-  }
+  if (input.session_id) await requireOwnProjects(db, actor, [input.session_id]);
   const id = input.id ?? randomUUID();
   const score = typeof input.score === "boolean" ? (input.score ? 1 : 0) : (input.score ?? null);
   const inserted = await db.tracingFeedback.createMany({

@@ -149,3 +149,15 @@ export async function projectIdsInWorkspace(
   });
   return new Set(rows.map((r) => r.id));
 }
+
+/** 404 naming the first of these projects that is not the workspace's. */
+export async function requireOwnProjects(
+  db: DbClient,
+  actor: Actor,
+  ids: string[] | null | undefined,
+) {
+  if (!ids?.length) return;
+  const mine = await projectIdsInWorkspace(db, actor.workspaceId, ids);
+  const missing = ids.find((id) => !mine.has(id));
+  if (missing) throw notFound(`Project ${missing} not found`);
+}

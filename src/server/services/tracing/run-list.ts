@@ -1,8 +1,7 @@
 import type { ListRunsInput, RunSummary } from "@/schemas/tracing-dashboard";
 import type { Actor } from "@/server/auth/actor";
 import type { DbClient } from "@/server/db";
-import { notFound } from "@/server/errors";
-import { projectIdsInWorkspace } from "./projects";
+import { requireOwnProjects } from "./projects";
 import { runStore, type StoredRun } from "./run-store";
 import { decodeCursor, encodeCursor, instantOf } from "./runs-read";
 
@@ -38,8 +37,7 @@ function toRunSummary(row: StoredRun): RunSummary {
 }
 
 export async function listRunSummaries(db: DbClient, actor: Actor, input: ListRunsInput) {
-  const mine = await projectIdsInWorkspace(db, actor.workspaceId, [input.projectId]);
-  if (!mine.has(input.projectId)) throw notFound(`Project ${input.projectId} not found`);
+  await requireOwnProjects(db, actor, [input.projectId]);
   const rows = await runStore.findRuns(db, {
     workspaceId: actor.workspaceId,
     projectIds: [input.projectId],

@@ -4,8 +4,8 @@ import type { DbClient } from "@/server/db";
 import { invalidField, notFound } from "@/server/errors";
 import { attachmentsView } from "./attachments";
 import { isUuid } from "./ids";
-import { projectIdsInWorkspace } from "./projects";
-import { runStore, type StoredRun } from "./run-store";
+import { requireOwnProjects } from "./projects";
+import { runStore, type RunConditions, type StoredRun } from "./run-store";
 import { STORED_FIELDS, storedFieldMarkers, withStoredFields } from "./stored-fields";
 import { parseDottedOrder, toIsoInstant } from "./time";
 
@@ -90,19 +90,12 @@ export function instantOf(value: string | null | undefined, field: string): stri
   return instant;
 }
 
-/** POST /runs/query: newest first unless `order: "asc"`; `cursors.next` while more remain. */
-export async function queryRuns(db: DbClient, actor: Actor, query: RunQuery) {
-  if (query.session?.length) {
-    const mine = await projectIdsInWorkspace(db, actor.workspaceId, query.session);
-    const missing = query.session.find((id) => !mine.has(id));
-    if (missing) throw notFound(`Project ${missing} not found`);
-  }
-  const select = query.select?.length ? query.select : null;
-  const unknown = select?.find((f) => !(RUN_FIELDS as readonly string[]).includes(f));
-  if (unknown) throw invalidField(["body", "select"], `Unknown run field ${unknown}`, "enum");
-  const limit = query.limit ?? 100;
-  const order = query.order ?? "desc";
-  const rows = await runStore.findRuns(db, {
+/** The run query's filters (POST /runs/query and /runs/stats) as the store's conditions. */
+export function runConditionsOf(
+  actor: Actor,
+  query: Omit<RunQuery, "select" | "limit" | "cursor" | "order">,
+): Omit<RunConditions, "startedFrom" | "startedBefore"> {
+  return {
     workspaceId: actor.workspaceId,
     projectIds: query.session?.length ? query.session : undefined,
     traceId: query.trace ?? undefined,
@@ -115,6 +108,19 @@ export async function queryRuns(db: DbClient, actor: Actor, query: RunQuery) {
     status: query.status ?? undefined,
     tags: query.tags?.length ? query.tags : undefined,
     metadata: query.metadata ?? undefined,
+  };
+}
+
+/** POST /runs/query: newest first unless `order: "asc"`; `cursors.next` while more remain. */
+export async function queryRuns(db: DbClient, actor: Actor, query: RunQuery) {
+  await requireOwnProjects(db, actor, query.session);
+  const select = query.select?.length ? query.select : null;
+  const unknown = select?.find((f) => !(RUN_FIELDS as readonly string[]).includes(f));
+  if (unknown) throw invalidField(["body", "select"], `Unknown run field ${unknown}`, "enum");
+  const limit = query.limit ?? 100;
+  const order = query.order ?? "desc";
+  const rows = await runStore.findRuns(db, {
+    ...runConditionsOf(actor, query),
     startedFrom: instantOf(query.start_time, "start_time"),
     startedBefore: instantOf(query.end_time, "end_time"),
     after: query.cursor ? decodeCursor(query.cursor) : undefined,

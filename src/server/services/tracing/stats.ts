@@ -1,11 +1,11 @@
 import type { RunStats, RunStatsQuery, StatsFigures, StatsIntervalName } from "@/schemas/tracing";
 import type { Actor } from "@/server/auth/actor";
 import type { DbClient } from "@/server/db";
-import { invalidField, notFound } from "@/server/errors";
+import { invalidField } from "@/server/errors";
 import { retentionCutoff } from "./partitions";
-import { projectIdsInWorkspace } from "./projects";
 import { runStore, type RunStatsRow } from "./run-store";
-import { instantOf } from "./runs-read";
+import { requireOwnProjects } from "./projects";
+import { instantOf, runConditionsOf } from "./runs-read";
 
 // Run stats per project and time range (POST /runs/stats, the dashboard's chart): counts, errors,
 // latency p50/p99 and tokens, in total and per bucket, from one query over the day partitions.
@@ -52,9 +52,7 @@ export async function runStats(
   query: RunStatsQuery,
   now = new Date(),
 ): Promise<RunStats> {
-  const mine = await projectIdsInWorkspace(db, actor.workspaceId, query.session);
-  const missing = query.session.find((id) => !mine.has(id));
-  if (missing) throw notFound(`Project ${missing} not found`);
+  await requireOwnProjects(db, actor, query.session);
 
   // Without bounds: everything retention keeps, up to now (the bounds prune the partitions).
   const end = instantOf(query.end_time, "end_time") ?? now.toISOString();
@@ -77,18 +75,7 @@ export async function runStats(
   const rows = await runStore.runStats(
     db,
     {
-      workspaceId: actor.workspaceId,
-      projectIds: query.session,
-      traceId: query.trace ?? undefined,
-      ids: query.id?.length ? query.id : undefined,
-      parentRunId: query.parent_run ?? undefined,
-      isRoot: query.is_root ?? (query.execution_order === 1 ? true : undefined),
-      runType: query.run_type ?? undefined,
-      name: query.name ?? undefined,
-      error: query.error ?? undefined,
-      status: query.status ?? undefined,
-      tags: query.tags?.length ? query.tags : undefined,
-      metadata: query.metadata ?? undefined,
+      ...runConditionsOf(actor, query),
       startedFrom: start,
       startedBefore: end,
     },

@@ -67,9 +67,17 @@ describe("a listener deployment's logs, followed", () => {
         "INFO first streamed line",
         "ERROR boom \u001b]0;owned\u0007 \u001b[2J done",
       ]);
-      const first = (await stream.next("log")).data as LogEvent;
-      expect(first).toMatchObject({ message: "INFO first streamed line", level: "INFO" });
-      const second = (await stream.next("log")).data as LogEvent;
+      const seen = await waitFor(
+        async () =>
+          stream
+            .received()
+            .filter((e) => e.event === "log")
+            .map((e) => e.data as LogEvent),
+        (lines) => lines.some((l) => l.level === "ERROR"),
+        { timeoutMs: 20_000, what: "both lines, streamed" },
+      );
+      expect(seen[0]).toMatchObject({ message: "INFO first streamed line", level: "INFO" });
+      const second = seen.find((l) => l.level === "ERROR")!;
       expect(second.level).toBe("ERROR");
       expect(second.message).toContain("boom");
       // What the listener sends is made harmless by Hangar before it reaches the viewer.

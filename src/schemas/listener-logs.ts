@@ -18,6 +18,10 @@ export const listenerLogRead = z
     keep: z.enum(["newest", "oldest"]).meta({
       description: "Which end to keep when the answer must be cut to fit (1 MiB)",
     }),
+    follow: z.boolean().default(false).meta({
+      description:
+        "Follow the logs instead of reading them once: send lines as they are printed to /v2/listener/log-requests/{request_id}/lines until Hangar answers 404 (only to replicas whose poll says `follow: true`)",
+    }),
   })
   .meta({ id: "ListenerLogRead" });
 export type ListenerLogRead = z.infer<typeof listenerLogRead>;
@@ -27,7 +31,14 @@ export const listenerLogRequest = listenerLogRead
   .meta({ id: "ListenerLogRequest" });
 export type ListenerLogRequest = z.infer<typeof listenerLogRequest>;
 
-export const claimLogRequestsBody = claimWorkBody.meta({ id: "ClaimListenerLogRequests" });
+export const claimLogRequestsBody = claimWorkBody
+  .extend({
+    follow: z.boolean().optional().meta({
+      description:
+        "This replica follows logs (requests with `follow: true`); without it Hangar reads the listener's deployments again every 2 s instead of streaming them",
+    }),
+  })
+  .meta({ id: "ClaimListenerLogRequests" });
 export type ClaimLogRequestsInput = z.infer<typeof claimLogRequestsBody>;
 
 export const claimLogRequestsAnswer = z
@@ -79,3 +90,21 @@ export const listenerLogRequestParams = z.object({ request_id: uuid });
 export const answerLogRequestResponse = z
   .object({ request_id: uuid, accepted: z.literal(true) })
   .meta({ id: "ListenerLogAnswerAccepted" });
+
+/** The most lines one post of a followed log may carry. */
+export const LOG_FOLLOW_LINES_MAX = 1_000;
+
+export const followLinesBody = z
+  .object({
+    replica_id: replicaId,
+    lines: z.array(listenerLogLine).max(LOG_FOLLOW_LINES_MAX).default([]),
+    dropped: z.number().int().min(0).default(0).meta({
+      description: "Lines printed since the last post that the listener did not send (too many)",
+    }),
+  })
+  .meta({ id: "ListenerLogFollowLines" });
+export type FollowLinesInput = z.infer<typeof followLinesBody>;
+
+export const followLinesResponse = z
+  .object({ request_id: uuid, following: z.literal(true) })
+  .meta({ id: "ListenerLogFollowAccepted" });

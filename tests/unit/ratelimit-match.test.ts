@@ -29,7 +29,23 @@ type Case = [
 const rows: Case[] = [
   ["signin-ip", "POST", "/signin", "anonymous", [30, 60], [30, 60]],
   ["signin-ip", "POST", "/api/auth/callback/credentials", "user", [30, 60], [30, 60]],
-  // Hangar's own row for the listener protocol (issue 16), per listener.
+  // Hangar's own rows for the listener protocol (issue 16) and a followed log's lines (issue 34).
+  [
+    "listener-log-follow",
+    "POST",
+    `/v2/listener/log-requests/${UUID}/lines`,
+    "listener",
+    [3000, 60],
+    [3000, 60],
+  ],
+  [
+    "listener-protocol",
+    "POST",
+    `/v2/listener/log-requests/${UUID}`,
+    "listener",
+    [1200, 60],
+    [1200, 60],
+  ],
   ["listener-protocol", "POST", "/v2/listener/work", "listener", [1200, 60], [1200, 60]],
   [
     "listener-protocol",
@@ -108,8 +124,8 @@ const regions: [Region, 0 | 1][] = [
 ];
 
 describe("every row of the table", () => {
-  it("has a case here (the spec's 29 rows, sign-in and the listener protocol)", () => {
-    expect(rateLimitRules).toHaveLength(31);
+  it("has a case here (the spec's 29 rows, sign-in, the listener protocol and followed logs)", () => {
+    expect(rateLimitRules).toHaveLength(32);
     expect(new Set(rows.map((r) => r[0]))).toEqual(new Set(rateLimitRules.map((r) => r.id)));
   });
 

@@ -55,6 +55,17 @@ export const rateLimitRules: readonly RateLimitRule[] = [
     ...same(30, 60),
   },
   {
+    // Not in the spec's table (issue 34): a followed log's lines (contract 14.3), per listener.
+    // Each followed log posts at most twice a second (FLUSH_MS in jobs/listener/log-follow.ts)
+    // and a replica follows at most 25 at once: their own budget, so viewers watching logs never
+    // spend what leases and reports need.
+    id: "listener-log-follow",
+    category: "Listener protocol",
+    identity: "listener",
+    when: [{ method: "POST", path: "*/lines" }],
+    ...same(3000, 60),
+  },
+  {
     // Not in the spec's table (issue 16): the listener protocol, per listener. Each replica keeps
     // one long poll open (a call per HANGAR_LISTENER_POLL_SECONDS at most when idle) and renews
     // each lease a few times a minute; 1200 a minute leaves room for many replicas and busy

@@ -37,7 +37,8 @@ const withoutApiPath = (message: string) =>
 /**
  * The agent server's own output, read from the cluster: the newest 500 lines matching the
  * filters, then each new line as it is printed (server-sent events over the cluster's log
- * follow, use-log-stream.ts). A deployment on a listener is read again every 2 s instead.
+ * follow, use-log-stream.ts; a listener follows its own cluster's for it). A deployment on a
+ * listener too old to follow is read again every 2 s instead.
  * Paused, the page holds still and the stream is closed.
  */
 export function RuntimeLogsView({ id }: { id: string }) {
@@ -138,7 +139,7 @@ export function RuntimeLogsView({ id }: { id: string }) {
         title="Logs"
         description={
           polling
-            ? `${logs.data?.source ?? ""} Followed by reading again every 2 s: a listener's logs are read only when asked, so they are not streamed.`
+            ? `${logs.data?.source ?? ""} Followed by reading again every 2 s: this listener is a version that does not stream logs (upgrade it to stream them).`
             : (logs.data?.source ??
               "What the agent server and its queue workers print, read from the cluster.")
         }

@@ -5,7 +5,8 @@ import type { RuntimeLogEntry } from "@/schemas/runtime";
 
 // The Logs tab's follow: one server-sent event stream per open tab (GET
 // /v2/deployments/{id}/logs/stream, the cluster's own log follow), read with fetch so that its
-// status is known (409: a deployment on a listener, which the tab then reads again every 2 s).
+// status is known (409: a deployment on a listener too old to follow, which the tab then reads
+// again every 2 s).
 // Aborted when the tab closes, the viewer pauses or the filters change.
 
 const KEEP = 2_000;

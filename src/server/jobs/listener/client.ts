@@ -1,4 +1,8 @@
-import type { AnswerLogRequestInput, ListenerLogRequest } from "@/schemas/listener-logs";
+import type {
+  AnswerLogRequestInput,
+  FollowLinesInput,
+  ListenerLogRequest,
+} from "@/schemas/listener-logs";
 import type { RuntimeObservation } from "@/schemas/runtime";
 import type {
   ListenerDeletionAnswer,
@@ -53,6 +57,8 @@ export interface ProtocolClient {
   ): Promise<ListenerLogRequest[]>;
   /** Answers one (not retried: the asker waits only seconds). */
   answerLogRequest(requestId: string, answer: AnswerLogRequestInput): Promise<unknown>;
+  /** Sends a followed log's new lines (not retried: the next post carries what failed). */
+  followLines(requestId: string, body: FollowLinesInput): Promise<unknown>;
 }
 
 const pause = (ms: number, signal?: AbortSignal) =>
@@ -130,15 +136,15 @@ export function protocolClient(baseUrl: string, token: string): ProtocolClient {
         () =>
           post<{ log_requests: ListenerLogRequest[] }>(
             "/v2/listener/log-requests",
-            { replica_id: replicaId, wait_seconds: waitSeconds },
+            { replica_id: replicaId, wait_seconds: waitSeconds, follow: true },
             signal,
           ),
         signal,
       );
       return answer.log_requests;
     },
-    answerLogRequest: (requestId, answer) =>
-      post(`/v2/listener/log-requests/${requestId}`, answer),
+    answerLogRequest: (requestId, answer) => post(`/v2/listener/log-requests/${requestId}`, answer),
+    followLines: (requestId, body) => post(`/v2/listener/log-requests/${requestId}/lines`, body),
     reportDeletion: (deploymentId, report, signal) =>
       retried(
         () =>

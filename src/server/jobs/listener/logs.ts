@@ -9,10 +9,12 @@ import { cutLine } from "@/lib/log-text";
 import { readDeploymentLogs, type PodLogLine } from "@/server/cluster/pod-logs";
 import { describeError, log } from "@/server/log";
 import { ProtocolError, type ProtocolClient } from "./client";
+import { FOLLOWS_MAX, followOne } from "./log-follow";
 
 // A listener serves its deployments' runtime logs (contract 14.3): it long-polls Hangar for log
 // requests and answers each with what its own cluster has, read by the same reader Hangar uses
-// for its own clusters (server/cluster/pod-logs.ts). Nothing is read or sent unless asked.
+// for its own clusters (server/cluster/pod-logs.ts), or follows it while a viewer asks
+// (log-follow.ts). Nothing is read or sent unless asked.
 
 /** Leaves room under Hangar's 1 MiB body limit for the JSON around the lines. */
 const ANSWER_BYTES = 900_000;
@@ -89,6 +91,7 @@ export async function serveLogRequests(options: {
   signal: AbortSignal;
 }): Promise<void> {
   const { kubeconfig, client, replicaId, signal } = options;
+  const following = new Set<string>();
   while (!signal.aborted) {
     let requests: ListenerLogRequest[];
     try {
@@ -102,12 +105,28 @@ export async function serveLogRequests(options: {
       await pause(unsupported ? 60_000 : 2_000, signal);
       continue;
     }
-    for (const request of requests)
+    for (const request of requests) {
+      if (request.follow) {
+        if (following.has(request.request_id)) continue;
+        if (following.size >= FOLLOWS_MAX) {
+          log.warn("log follow not started: this replica follows as many as it may", {
+            request_id: request.request_id,
+            following: following.size,
+          });
+          continue;
+        }
+        following.add(request.request_id);
+        void followOne(kubeconfig, client, replicaId, request, signal)
+          .catch((error) => log.warn("log follow failed", describeError(error)))
+          .finally(() => following.delete(request.request_id));
+        continue;
+      }
       answerOne(kubeconfig, client, replicaId, request).catch((error) =>
         log.warn("log request not answered", {
           request_id: request.request_id,
           ...describeError(error),
         }),
       );
+    }
   }
 }

@@ -26,6 +26,8 @@ import {
   answerLogRequestResponse,
   claimLogRequestsAnswer,
   claimLogRequestsBody,
+  followLinesBody,
+  followLinesResponse,
   listenerLogRequestParams,
 } from "@/schemas/listener-logs";
 import { defineEndpoint } from "../endpoint";
@@ -196,6 +198,21 @@ export const listenerProtocolEndpoints = {
     params: listenerLogRequestParams,
     body: answerLogRequestBody,
     response: answerLogRequestResponse,
+    status: 200,
+    errors: [404, 409, 413, 415],
+  }),
+  followLines: defineEndpoint({
+    method: "POST",
+    path: "/v2/listener/log-requests/{request_id}/lines",
+    operationId: "postListenerLogFollowLines",
+    summary: "Send a followed log's new lines",
+    description:
+      "For a log request with `follow: true` this replica took: the lines printed since the last post (at most 1000 and 1 MiB; `dropped` counts what was left out), at least every few seconds even when there are none. 404 once the request is gone (the viewer left): stop following. 409 when another replica holds it.",
+    tag: "Listener protocol",
+    auth: "listener",
+    params: listenerLogRequestParams,
+    body: followLinesBody,
+    response: followLinesResponse,
     status: 200,
     errors: [404, 409, 413, 415],
   }),

@@ -19,12 +19,14 @@ import { isOnline } from "./serialize";
 // read once and deleted (Hangar keeps no copy).
 
 /** Wakes a listener's log-request polls (key: listener id). */
-const asked = notifyChannel("hangar_listener_log_requests", "listener log request channel");
-/** Wakes the request that waits for an answer (key: request id). */
-const answered = notifyChannel("hangar_listener_log_answers", "listener log answer channel");
+export const asked = notifyChannel("hangar_listener_log_requests", "listener log request channel");
+/** Wakes the request that waits for an answer, or a follow's lines (key: request id). */
+export const answered = notifyChannel("hangar_listener_log_answers", "listener log answer channel");
 
 /** A replica that took a request and went quiet for this long leaves it to another. */
 const RECLAIM_SECONDS = 3;
+/** The same for a followed log, whose replica posts at least every few seconds (log-follow.ts). */
+const RECLAIM_FOLLOW_SECONDS = 12;
 /** At most this many requests per answer of the poll. */
 const BATCH = 20;
 
@@ -34,7 +36,14 @@ export interface ListenerLogAnswer {
   truncated: boolean;
 }
 
-const offline = (listener: Listener) =>
+/** How long a replica's word that it follows holds: a few of its polls (at most 60 s apart). */
+const FOLLOWS_FOR_MS = 90_000;
+
+/** Whether a replica of the listener said lately that it follows logs (contract 14.3). */
+export const followsLogs = (listener: Listener, now = Date.now()) =>
+  listener.followsLogsAt !== null && now - listener.followsLogsAt.getTime() < FOLLOWS_FOR_MS;
+
+export const offline = (listener: Listener) =>
   new AppError(
     "unavailable",
     `Listener ${listener.computeId} (${listener.id}) is offline (${
@@ -63,6 +72,7 @@ export async function readThroughListener(
     tail_lines: read.tailLines ?? null,
     pod: read.pod ?? null,
     keep: read.keep,
+    follow: false,
   };
   await db.listenerLogRequest.deleteMany({
     where: { expiresAt: { lt: new Date(Date.now() - 60_000) } },
@@ -117,13 +127,16 @@ interface Claimed {
   expires_at: Date;
 }
 
-async function claimSome(db: DbClient, listenerId: string, replicaId: string) {
+async function claimSome(db: DbClient, listenerId: string, replicaId: string, follows: boolean) {
+  // A follow goes only to a replica that follows; one whose replica went quiet, to another.
   return db.$queryRaw<Claimed[]>`
     WITH picked AS (
       SELECT id FROM listener_log_requests
       WHERE listener_id = ${listenerId}::uuid AND answered_at IS NULL AND expires_at > now()
+        AND (${follows} OR (query->>'follow') IS DISTINCT FROM 'true')
         AND (claimed_by IS NULL
-             OR claimed_at < now() - make_interval(secs => ${RECLAIM_SECONDS}::double precision))
+             OR claimed_at < now() - make_interval(secs => CASE WHEN query->>'follow' = 'true'
+                  THEN ${RECLAIM_FOLLOW_SECONDS} ELSE ${RECLAIM_SECONDS} END::double precision))
       ORDER BY created_at, id
       LIMIT ${BATCH}
       FOR UPDATE SKIP LOCKED
@@ -148,15 +161,23 @@ export async function claimLogRequests(
     env.HANGAR_LISTENER_POLL_SECONDS,
   );
   const deadline = Date.now() + waitSeconds * 1000;
+  const follows = input.follow === true;
+  // A replica that follows, lately, makes Hangar stream this listener's deployments (followsLogs).
+  if (follows)
+    await db.$executeRaw`
+      UPDATE listeners SET follows_logs_at = now()
+      WHERE id = ${listener.id}::uuid
+        AND (follows_logs_at IS NULL OR follows_logs_at < now() - interval '10 seconds')`;
   const events = await asked.subscribe(listener.id);
   try {
     for (;;) {
       if (signal?.aborted) return { log_requests: [] };
-      const rows = await claimSome(db, listener.id, input.replica_id);
+      const rows = await claimSome(db, listener.id, input.replica_id, follows);
       if (rows.length > 0)
         return {
           log_requests: rows.map((r) => ({
             ...r.query,
+            follow: r.query.follow ?? false,
             request_id: r.id,
             expires_at: r.expires_at.toISOString(),
           })),

@@ -5,6 +5,9 @@ import type { Actor } from "@/server/auth/actor";
 import type { PodLogLine } from "@/server/cluster/pod-logs";
 import type { Db } from "@/server/db";
 import { conflict } from "@/server/errors";
+import { followThroughListener } from "@/server/services/listeners/log-follow";
+import { followsLogs, offline } from "@/server/services/listeners/log-requests";
+import { isOnline } from "@/server/services/listeners/serialize";
 import { levelOf, messageOf } from "./log-level";
 import { placeOf } from "./logs";
 
@@ -12,8 +15,9 @@ import { placeOf } from "./logs";
 // cluster's own log follow for each running container (cluster/pod-log-follow.ts), filtered as
 // deploy_logs filters, harmless and cut as every log line Hangar serves. Bounded: at most
 // LINES_PER_SECOND lines a second and QUEUE_LINES lines waiting for a slow reader; the others are
-// counted and said (`dropped`), never buffered. A deployment on a listener is read by its
-// listener only when asked (contract 14.3): 409, read it with deploy_logs instead.
+// counted and said (`dropped`), never buffered. A deployment on a listener is followed by its
+// listener in its own cluster (contract 14.3, services/listeners/log-follow.ts), the same way; a
+// listener too old to follow: 409, read it with deploy_logs instead.
 
 export const LINES_PER_SECOND = 200;
 const QUEUE_LINES = 1_000;
@@ -35,7 +39,7 @@ export interface FollowFilters {
 }
 
 export const LISTENER_FOLLOW =
-  "This deployment runs on a listener, which reads its logs only when asked: follow it by reading deploy_logs again (the dashboard does every 2 s).";
+  "This deployment runs on a listener of a version that does not follow logs (it reads them only when asked): follow it by reading deploy_logs again (the dashboard does every 2 s), or upgrade the listener.";
 
 /** The lines as they are printed, until `signal` aborts (or the reader stops iterating). */
 export async function followRuntimeLogs(
@@ -46,9 +50,9 @@ export async function followRuntimeLogs(
   signal: AbortSignal,
 ): Promise<AsyncIterable<FollowEvent>> {
   const place = await placeOf(db, actor, deploymentId, signal);
-  const kubeconfig = place.kubeconfig;
-  if (!kubeconfig) throw conflict(LISTENER_FOLLOW);
-  const { followDeploymentLogs } = await import("@/server/cluster/pod-log-follow");
+  const { kubeconfig, listener } = place;
+  if (listener && !followsLogs(listener)) throw conflict(LISTENER_FOLLOW);
+  if (listener && !isOnline(listener.lastSeenAt)) throw offline(listener);
   const needle = filters.query?.toLowerCase();
   const queue: FollowEvent[] = [];
   let wake: (() => void) | null = null;
@@ -60,6 +64,11 @@ export async function followRuntimeLogs(
   const notify = () => {
     wake?.();
     wake = null;
+  };
+
+  const lost = (count: number) => {
+    dropped += count;
+    notify();
   };
 
   const accept = (line: PodLogLine) => {
@@ -112,18 +121,22 @@ export async function followRuntimeLogs(
     async *[Symbol.asyncIterator]() {
       // Started by the first read: an answer nobody reads opens no follow in the cluster.
       startedKey = new Date().toISOString().replace("Z", "000000Z");
-      const following = followDeploymentLogs(
-        kubeconfig,
-        {
-          namespace: place.namespace,
-          deploymentId: place.deployment.id,
-          pod: filters.pod,
-          since: filters.since ? new Date(filters.since) : undefined,
-          maxLine: env.HANGAR_LOG_MAX_LINE,
-        },
-        accept,
-        done,
-      );
+      const target = {
+        namespace: place.namespace,
+        deploymentId: place.deployment.id,
+        pod: filters.pod,
+        since: filters.since ? new Date(filters.since) : undefined,
+      };
+      const following = listener
+        ? followThroughListener(db, listener, target, accept, lost, done)
+        : import("@/server/cluster/pod-log-follow").then(({ followDeploymentLogs }) =>
+            followDeploymentLogs(
+              kubeconfig!,
+              { ...target, maxLine: env.HANGAR_LOG_MAX_LINE },
+              accept,
+              done,
+            ),
+          );
       try {
         while (!done.aborted) {
           if (dropped) {
@@ -143,7 +156,7 @@ export async function followRuntimeLogs(
         }
       } finally {
         stop.abort();
-        await following;
+        await following.catch(() => undefined);
       }
     },
   };

@@ -72,6 +72,7 @@ export async function placeOf(db: Db, actor: Actor, deploymentId: string, signal
       read,
       source: listenerWords(listener.computeId, cap),
       kubeconfig: null,
+      listener,
     };
   }
   const pending = clusterKubeconfig();
@@ -89,7 +90,7 @@ export async function placeOf(db: Db, actor: Actor, deploymentId: string, signal
       );
     }
   };
-  return { deployment, namespace, read, source: sourceWords(cap), kubeconfig };
+  return { deployment, namespace, read, source: sourceWords(cap), kubeconfig, listener: null };
 }
 
 /** The deployment's runtime logs, filtered and ordered as the deploy client asks. */

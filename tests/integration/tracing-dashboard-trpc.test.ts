@@ -9,7 +9,7 @@ import { sdkRun } from "../helpers/tracing";
 
 // The dashboard's tracing.* procedures on the runs the SDK stored over HTTP: the projects list,
 // a deployment's project, runs with filters and a cursor, a trace in tree order, one run, stats,
-// feedback; another workspace's objects are NOT_FOUND.
+// feedback read and given (editors, not viewers); another workspace's objects are NOT_FOUND.
 
 let tenant: Tenant;
 let other: Tenant;
@@ -152,6 +152,55 @@ describe("tRPC tracing", () => {
       total_tokens: 28,
     });
     expect(stats.buckets.reduce((n, b) => n + b.run_count, 0)).toBe(5);
+  });
+
+  it("records feedback an editor gives on a run, as the SDK's POST /feedback stores it", async () => {
+    const given = await caller(tenant.actors.editor).tracing.createFeedback({
+      runId: child.id,
+      score: 0,
+      comment: "  retrieved the wrong page  ",
+    });
+    expect(given).toMatchObject({
+      run_id: child.id,
+      trace_id: roots[0]!.id,
+      session_id: projectId,
+      key: "user_score",
+      score: 0,
+      comment: "retrieved the wrong page",
+      feedback_source: { type: "app", metadata: { user_id: tenant.userIds.editor } },
+    });
+    const custom = await caller(tenant.actors.admin).tracing.createFeedback({
+      runId: child.id,
+      key: "relevance",
+      score: 0.75,
+    });
+    expect(custom).toMatchObject({ key: "relevance", score: 0.75, comment: null });
+    // The dashboard reads it back, and so does the SDK's door.
+    const listed = await caller(tenant.actors.viewer).tracing.feedback({ id: child.id });
+    expect(listed.map((f) => [f.key, f.score])).toEqual([
+      ["relevance", 0.75],
+      ["user_score", 0],
+    ]);
+    const rest = await api(`/api/v1/feedback/${given.id}`, { key: tenant.keys.viewer });
+    expect(rest.status).toBe(200);
+    expect(rest.body).toEqual(given);
+  });
+
+  it("refuses feedback from viewers, without a score or comment, and on runs it cannot see", async () => {
+    await expect(
+      caller(tenant.actors.viewer).tracing.createFeedback({ runId: child.id, score: 1 }),
+    ).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(
+      caller(tenant.actors.editor).tracing.createFeedback({ runId: child.id, comment: " " }),
+    ).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    // Another workspace's run, and a run stored nowhere (the SDK may send those; the dashboard
+    // only gives feedback on runs it shows).
+    for (const runId of [roots[1]!.id, randomUUID()])
+      await expect(
+        caller(other.actors.admin).tracing.createFeedback({ runId, score: 1 }),
+      ).rejects.toMatchObject({ code: "NOT_FOUND", message: `Run ${runId} not found` });
+    // Nothing was stored by the refusals.
+    expect(await caller(tenant.actors.viewer).tracing.feedback({ id: roots[1]!.id })).toEqual([]);
   });
 
   it("answers NOT_FOUND for another workspace's project, deployment, run and trace", async () => {

@@ -7,8 +7,8 @@ import { auditPage, expect, signIn, state, test } from "./fixtures";
 // /api/v1/runs/batch, the tracing SDK's JSON route) into a deployment's project show in its
 // Traces tab (chart, runs, filters), a run sent while the tab is open arrives without a reload,
 // a trace opens as a waterfall walked with the keyboard, a run takes feedback, the time range
-// slides while the tab stays open, the workspace's projects page lists the project; axe-clean,
-// and usable at 390 px.
+// slides while the tab stays open, a trace of more than 1,000 runs loads page by page, the
+// workspace's projects page lists the project; axe-clean, and usable at 390 px.
 
 interface Run {
   id: string;
@@ -252,6 +252,43 @@ test("the time range slides while the page stays open", async ({ page }) => {
   await page.clock.fastForward(15 * 60_000);
   await expect(runs.getByRole("link")).toHaveText(["recent-run"]);
   await expect(chart).toHaveAccessibleName(/1 run, 0 errors/);
+});
+
+test("a trace of more than 1,000 runs loads the rest on Load more runs", async ({ page }) => {
+  await signIn(page, state.admin);
+  const name = `wide-${Date.now().toString(36)}`;
+  const start = Date.now() - 10 * 60_000;
+  const root = run(name, { name: "fan-out", start, ms: 2000 });
+  const leaves = Array.from({ length: 1049 }, (_, i) =>
+    run(name, { name: `leaf-${i}`, start: start + i + 1, ms: 1 }, root),
+  );
+  await ingest(page, [root, ...leaves]);
+  const projects = await page.request.get(`/api/v1/sessions?name=${name}`);
+  const [project] = (await projects.json()) as { id: string }[];
+
+  // A thousand rows take a busy machine's browser seconds to render: wait longer than usual.
+  const rendered = { timeout: 60_000 };
+  await page.goto(`/tracing/${project!.id}?trace=${root.id}`);
+  await expect(page.getByRole("heading", { name: "Trace: fan-out" })).toBeVisible(rendered);
+  const waterfall = page.getByRole("list", { name: "Runs of the trace" });
+  await expect(waterfall.getByRole("button")).toHaveCount(1000, rendered);
+  const shown = page.getByRole("status").filter({ hasText: /^Showing/ });
+  await expect(shown).toHaveText("Showing 1,000 of 1,050 runs");
+
+  // Tab reaches the control from the list; Enter loads the next page and moves the focus to its
+  // first run.
+  await waterfall.getByRole("button", { name: /fan-out/ }).focus();
+  await page.keyboard.press("Tab");
+  const more = page.getByRole("button", { name: "Load more runs" });
+  await expect(more).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(waterfall.getByRole("button")).toHaveCount(1050, rendered);
+  await expect(shown).toHaveText("Showing 1,050 of 1,050 runs");
+  await expect(more).toHaveCount(0);
+  await expect(waterfall.getByRole("button", { name: /leaf-999\b/ })).toBeFocused();
+  await page.keyboard.press("End");
+  await expect(waterfall.getByRole("button", { name: /leaf-1048/ })).toBeFocused();
+  await expect(page.getByRole("article").getByRole("heading", { name: /leaf-1048/ })).toBeVisible();
 });
 
 test("the Tracing projects page lists projects with their last day and opens one", async ({

@@ -73,8 +73,11 @@ export const runIdInput = z.object({ id: uuid });
 /** The SDK's Run (contract 15.4), as GET /runs/{id} answers it. */
 export const runDetail = z.record(z.string(), z.unknown());
 
-/** A trace for the waterfall: the REST tree's first page (schemas/tracing.ts `traceTree`). */
-export const traceRunsInput = z.object({ traceId: uuid });
+/**
+ * A trace for the waterfall, a page of the REST tree (schemas/tracing.ts `traceTree`) at a time:
+ * `cursor` is the previous page's `cursors.next`.
+ */
+export const traceRunsInput = z.object({ traceId: uuid, cursor: z.string().max(512).nullish() });
 
 export const projectStatsInput = z.object({
   projectId: uuid,

@@ -139,6 +139,50 @@ describe("tRPC tracing", () => {
     expect(feedback).toMatchObject([{ key: "correctness", score: 1, comment: "right" }]);
   });
 
+  it("pages a trace of more than 1,000 runs, the whole trace's count on every page", async () => {
+    // A root and 1,049 children, each a millisecond after the last, in a project of its own.
+    const start = Date.now() - 30 * 60_000;
+    const root = sdkRun(
+      { session_name: "wide-trace", name: "fan-out" },
+      undefined,
+      new Date(start),
+    );
+    const children = Array.from({ length: 1049 }, (_, i) =>
+      sdkRun(
+        { session_name: "wide-trace", name: `leaf-${i}`, end_time: start + i + 2 },
+        root,
+        new Date(start + i + 1),
+      ),
+    );
+    const res = await api("/api/v1/runs/batch", {
+      key: tenant.keys.editor,
+      method: "POST",
+      body: { post: [root, ...children] },
+    });
+    expect(res.status).toBe(202);
+
+    const viewer = caller(tenant.actors.viewer);
+    const first = await viewer.tracing.traceRuns({ traceId: root.id });
+    expect(first).toMatchObject({ run_count: 1050, truncated: true, root_run_id: root.id });
+    expect(first.runs).toHaveLength(1000);
+    expect(first.runs.slice(0, 2).map((r) => r.name)).toEqual(["fan-out", "leaf-0"]);
+    const second = await viewer.tracing.traceRuns({ traceId: root.id, cursor: first.cursors.next });
+    expect(second).toMatchObject({ run_count: 1050, truncated: false, cursors: { next: null } });
+    expect(second.runs.map((r) => r.name)).toEqual(
+      Array.from({ length: 50 }, (_, i) => `leaf-${999 + i}`),
+    );
+    await expect(
+      viewer.tracing.traceRuns({ traceId: root.id, cursor: "not-a-cursor" }),
+    ).rejects.toMatchObject({ code: "UNPROCESSABLE_CONTENT" });
+    // Another workspace pages nothing of it.
+    await expect(
+      caller(other.actors.admin).tracing.traceRuns({
+        traceId: root.id,
+        cursor: first.cursors.next,
+      }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
   it("answers the project's stats over root runs", async () => {
     const stats = await caller(tenant.actors.viewer).tracing.stats({
       projectId,

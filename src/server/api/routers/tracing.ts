@@ -52,9 +52,13 @@ export const tracingRouter = createRouter({
   traceRuns: workspaceProcedure
     .input(traceRunsInput)
     .output(traceTree)
-    // The waterfall shows one page, the largest (it says when the trace has more).
+    // The waterfall takes the largest pages, and the next one on "Load more".
     .query(({ ctx, input }) =>
-      readTraceTree(ctx.db, ctx.actor, input.traceId, { limit: TRACE_TREE_MAX_LIMIT }),
+      readTraceTree(ctx.db, ctx.actor, input.traceId, {
+        limit: TRACE_TREE_MAX_LIMIT,
+        cursor: input.cursor,
+        cursorLoc: ["body", "cursor"],
+      }),
     ),
   stats: workspaceProcedure
     .input(projectStatsInput)

@@ -6,8 +6,9 @@ import { auditPage, expect, signIn, state, test } from "./fixtures";
 // The dashboard's tracing (issue 33): runs sent through the real ingest route (POST
 // /api/v1/runs/batch, the tracing SDK's JSON route) into a deployment's project show in its
 // Traces tab (chart, runs, filters), a run sent while the tab is open arrives without a reload,
-// a trace opens as a waterfall walked with the keyboard, the workspace's projects page lists
-// the project; axe-clean, and usable at 390 px.
+// a trace opens as a waterfall walked with the keyboard, a run takes feedback, the time range
+// slides while the tab stays open, a trace of more than 1,000 runs loads page by page, the
+// workspace's projects page lists the project; axe-clean, and usable at 390 px.
 
 interface Run {
   id: string;
@@ -111,6 +112,9 @@ function traces(project: string) {
 test("a deployment's Traces tab: chart, live runs, filters, a trace's waterfall", async ({
   page,
 }) => {
+  // The longest walk here (two pages audited in two themes, feedback given): on a busy two-core
+  // machine it has come close to the default 2 minutes.
+  test.slow();
   await signIn(page, state.admin);
   const name = `traces-${Date.now().toString(36)}`;
   const id = await createDeployment(page, name);
@@ -199,10 +203,94 @@ test("a deployment's Traces tab: chart, live runs, filters, a trace's waterfall"
   await expect(detail).toContainText("150 (120 prompt, 30 completion)");
   await auditPage(page, "traces-waterfall");
 
+  // Feedback from the dashboard (the admin may give it): nothing given is refused in words, then
+  // a thumb up and a comment, sent with the keyboard, recorded under the default key.
+  const feedback = detail.getByRole("form", { name: "Give feedback" });
+  await feedback.getByRole("button", { name: "Add feedback" }).click();
+  await expect(feedback).toContainText("Give a score (or a thumb) or a comment");
+  await expect(feedback.getByLabel("Score")).toBeFocused();
+  await feedback.getByRole("button", { name: "Thumbs up" }).focus();
+  await page.keyboard.press("Space");
+  await expect(feedback.getByRole("button", { name: "Thumbs up" })).toHaveAttribute(
+    "aria-pressed",
+    "true",
+  );
+  await expect(feedback.getByLabel("Score")).toHaveValue("1");
+  await feedback.getByLabel("Comment (optional)").fill("Clear, and the train is right");
+  await expect(feedback.getByLabel("Key")).toHaveValue("user_score");
+  await feedback.getByLabel("Key").press("Enter");
+  await expect(feedback.getByRole("status")).toHaveText("Feedback recorded.");
+  const given = detail.getByRole("list", { name: "Feedback given" });
+  await expect(given).toContainText("user_score");
+  await expect(given).toContainText("score 1");
+  await expect(given).toContainText("Clear, and the train is right");
+
   // The failed trace shows its error; Back returns to the list.
   await page.getByRole("link", { name: "All runs" }).click();
   await runs.getByRole("link", { name: "book-hotel" }).click();
   await expect(page.getByRole("article")).toContainText("RuntimeError: no rooms left");
+});
+
+test("the time range slides while the page stays open", async ({ page }) => {
+  await signIn(page, state.admin);
+  const name = `sliding-${Date.now().toString(36)}`;
+  const id = await createDeployment(page, name);
+  const now = Date.now();
+  await ingest(page, [
+    run(name, { name: "older-run", start: now - 50 * 60_000, ms: 500 }),
+    run(name, { name: "recent-run", start: now - 5 * 60_000, ms: 500 }),
+  ]);
+  // The page's clock is the test's to move from here (its timers still run as time passes).
+  await page.clock.install();
+  await page.goto(`/deployments/${id}/traces`);
+  await page.getByLabel("Time range").selectOption("1h");
+  const chart = page.getByRole("img", { name: /per minute, last hour/ });
+  await expect(chart).toHaveAccessibleName(/2 runs, 0 errors/);
+  const runs = page.getByRole("table", { name: "Runs" });
+  await expect(runs.getByRole("link")).toHaveText(["recent-run", "older-run"]);
+
+  // A quarter of an hour later, without a reload: the live poll asks for the hour as it is now,
+  // which starts after older-run.
+  await page.clock.fastForward(15 * 60_000);
+  await expect(runs.getByRole("link")).toHaveText(["recent-run"]);
+  await expect(chart).toHaveAccessibleName(/1 run, 0 errors/);
+});
+
+test("a trace of more than 1,000 runs loads the rest on Load more runs", async ({ page }) => {
+  await signIn(page, state.admin);
+  const name = `wide-${Date.now().toString(36)}`;
+  const start = Date.now() - 10 * 60_000;
+  const root = run(name, { name: "fan-out", start, ms: 2000 });
+  const leaves = Array.from({ length: 1049 }, (_, i) =>
+    run(name, { name: `leaf-${i}`, start: start + i + 1, ms: 1 }, root),
+  );
+  await ingest(page, [root, ...leaves]);
+  const projects = await page.request.get(`/api/v1/sessions?name=${name}`);
+  const [project] = (await projects.json()) as { id: string }[];
+
+  // A thousand rows take a busy machine's browser seconds to render: wait longer than usual.
+  const rendered = { timeout: 60_000 };
+  await page.goto(`/tracing/${project!.id}?trace=${root.id}`);
+  await expect(page.getByRole("heading", { name: "Trace: fan-out" })).toBeVisible(rendered);
+  const waterfall = page.getByRole("list", { name: "Runs of the trace" });
+  await expect(waterfall.getByRole("button")).toHaveCount(1000, rendered);
+  const shown = page.getByRole("status").filter({ hasText: /^Showing/ });
+  await expect(shown).toHaveText("Showing 1,000 of 1,050 runs");
+
+  // Tab reaches the control from the list; Enter loads the next page and moves the focus to its
+  // first run.
+  await waterfall.getByRole("button", { name: /fan-out/ }).focus();
+  await page.keyboard.press("Tab");
+  const more = page.getByRole("button", { name: "Load more runs" });
+  await expect(more).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(waterfall.getByRole("button")).toHaveCount(1050, rendered);
+  await expect(shown).toHaveText("Showing 1,050 of 1,050 runs");
+  await expect(more).toHaveCount(0);
+  await expect(waterfall.getByRole("button", { name: /leaf-999\b/ })).toBeFocused();
+  await page.keyboard.press("End");
+  await expect(waterfall.getByRole("button", { name: /leaf-1048/ })).toBeFocused();
+  await expect(page.getByRole("article").getByRole("heading", { name: /leaf-1048/ })).toBeVisible();
 });
 
 test("the Tracing projects page lists projects with their last day and opens one", async ({

@@ -73,8 +73,11 @@ export const runIdInput = z.object({ id: uuid });
 /** The SDK's Run (contract 15.4), as GET /runs/{id} answers it. */
 export const runDetail = z.record(z.string(), z.unknown());
 
-/** A trace for the waterfall: the REST tree's first page (schemas/tracing.ts `traceTree`). */
-export const traceRunsInput = z.object({ traceId: uuid });
+/**
+ * A trace for the waterfall, a page of the REST tree (schemas/tracing.ts `traceTree`) at a time:
+ * `cursor` is the previous page's `cursors.next`.
+ */
+export const traceRunsInput = z.object({ traceId: uuid, cursor: z.string().max(512).nullish() });
 
 export const projectStatsInput = z.object({
   projectId: uuid,
@@ -86,3 +89,24 @@ export const projectStatsInput = z.object({
 export const projectStats = runStatsResult;
 
 export const runFeedback = z.array(feedback);
+
+/** The key dashboard feedback is recorded under unless one is given (the SDK's examples' key). */
+export const DEFAULT_FEEDBACK_KEY = "user_score";
+
+/** Feedback given on a run from the dashboard: a score (thumbs are 1 and 0), a comment, or both. */
+export const createRunFeedbackInput = z
+  .object({
+    runId: uuid,
+    key: z.string().trim().min(1).max(200).default(DEFAULT_FEEDBACK_KEY),
+    score: z.number().finite().nullish(),
+    comment: z
+      .string()
+      .trim()
+      .max(64 * 1024)
+      .nullish(),
+  })
+  .refine((f) => (f.score ?? null) !== null || !!f.comment, {
+    message: "Give a score or a comment",
+    path: ["score"],
+  });
+export type CreateRunFeedbackInput = z.infer<typeof createRunFeedbackInput>;

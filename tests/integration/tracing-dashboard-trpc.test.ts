@@ -9,7 +9,7 @@ import { sdkRun } from "../helpers/tracing";
 
 // The dashboard's tracing.* procedures on the runs the SDK stored over HTTP: the projects list,
 // a deployment's project, runs with filters and a cursor, a trace in tree order, one run, stats,
-// feedback; another workspace's objects are NOT_FOUND.
+// feedback read and given (editors, not viewers); another workspace's objects are NOT_FOUND.
 
 let tenant: Tenant;
 let other: Tenant;
@@ -139,6 +139,50 @@ describe("tRPC tracing", () => {
     expect(feedback).toMatchObject([{ key: "correctness", score: 1, comment: "right" }]);
   });
 
+  it("pages a trace of more than 1,000 runs, the whole trace's count on every page", async () => {
+    // A root and 1,049 children, each a millisecond after the last, in a project of its own.
+    const start = Date.now() - 30 * 60_000;
+    const root = sdkRun(
+      { session_name: "wide-trace", name: "fan-out" },
+      undefined,
+      new Date(start),
+    );
+    const children = Array.from({ length: 1049 }, (_, i) =>
+      sdkRun(
+        { session_name: "wide-trace", name: `leaf-${i}`, end_time: start + i + 2 },
+        root,
+        new Date(start + i + 1),
+      ),
+    );
+    const res = await api("/api/v1/runs/batch", {
+      key: tenant.keys.editor,
+      method: "POST",
+      body: { post: [root, ...children] },
+    });
+    expect(res.status).toBe(202);
+
+    const viewer = caller(tenant.actors.viewer);
+    const first = await viewer.tracing.traceRuns({ traceId: root.id });
+    expect(first).toMatchObject({ run_count: 1050, truncated: true, root_run_id: root.id });
+    expect(first.runs).toHaveLength(1000);
+    expect(first.runs.slice(0, 2).map((r) => r.name)).toEqual(["fan-out", "leaf-0"]);
+    const second = await viewer.tracing.traceRuns({ traceId: root.id, cursor: first.cursors.next });
+    expect(second).toMatchObject({ run_count: 1050, truncated: false, cursors: { next: null } });
+    expect(second.runs.map((r) => r.name)).toEqual(
+      Array.from({ length: 50 }, (_, i) => `leaf-${999 + i}`),
+    );
+    await expect(
+      viewer.tracing.traceRuns({ traceId: root.id, cursor: "not-a-cursor" }),
+    ).rejects.toMatchObject({ code: "UNPROCESSABLE_CONTENT" });
+    // Another workspace pages nothing of it.
+    await expect(
+      caller(other.actors.admin).tracing.traceRuns({
+        traceId: root.id,
+        cursor: first.cursors.next,
+      }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
   it("answers the project's stats over root runs", async () => {
     const stats = await caller(tenant.actors.viewer).tracing.stats({
       projectId,
@@ -152,6 +196,55 @@ describe("tRPC tracing", () => {
       total_tokens: 28,
     });
     expect(stats.buckets.reduce((n, b) => n + b.run_count, 0)).toBe(5);
+  });
+
+  it("records feedback an editor gives on a run, as the SDK's POST /feedback stores it", async () => {
+    const given = await caller(tenant.actors.editor).tracing.createFeedback({
+      runId: child.id,
+      score: 0,
+      comment: "  retrieved the wrong page  ",
+    });
+    expect(given).toMatchObject({
+      run_id: child.id,
+      trace_id: roots[0]!.id,
+      session_id: projectId,
+      key: "user_score",
+      score: 0,
+      comment: "retrieved the wrong page",
+      feedback_source: { type: "app", metadata: { user_id: tenant.userIds.editor } },
+    });
+    const custom = await caller(tenant.actors.admin).tracing.createFeedback({
+      runId: child.id,
+      key: "relevance",
+      score: 0.75,
+    });
+    expect(custom).toMatchObject({ key: "relevance", score: 0.75, comment: null });
+    // The dashboard reads it back, and so does the SDK's door.
+    const listed = await caller(tenant.actors.viewer).tracing.feedback({ id: child.id });
+    expect(listed.map((f) => [f.key, f.score])).toEqual([
+      ["relevance", 0.75],
+      ["user_score", 0],
+    ]);
+    const rest = await api(`/api/v1/feedback/${given.id}`, { key: tenant.keys.viewer });
+    expect(rest.status).toBe(200);
+    expect(rest.body).toEqual(given);
+  });
+
+  it("refuses feedback from viewers, without a score or comment, and on runs it cannot see", async () => {
+    await expect(
+      caller(tenant.actors.viewer).tracing.createFeedback({ runId: child.id, score: 1 }),
+    ).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(
+      caller(tenant.actors.editor).tracing.createFeedback({ runId: child.id, comment: " " }),
+    ).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    // Another workspace's run, and a run stored nowhere (the SDK may send those; the dashboard
+    // only gives feedback on runs it shows).
+    for (const runId of [roots[1]!.id, randomUUID()])
+      await expect(
+        caller(other.actors.admin).tracing.createFeedback({ runId, score: 1 }),
+      ).rejects.toMatchObject({ code: "NOT_FOUND", message: `Run ${runId} not found` });
+    // Nothing was stored by the refusals.
+    expect(await caller(tenant.actors.viewer).tracing.feedback({ id: roots[1]!.id })).toEqual([]);
   });
 
   it("answers NOT_FOUND for another workspace's project, deployment, run and trace", async () => {

@@ -8,10 +8,11 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { useTRPC } from "@/trpc/react";
 import { formatCount, formatLatency } from "./format";
 import { JsonView } from "./json-view";
+import { RunFeedback } from "./run-feedback";
 import { RunStatusBadge } from "./run-status";
 import type { RunStatus } from "@/schemas/tracing-dashboard";
 
-// One run of a trace: its figures, error, inputs, outputs, metadata and feedback.
+// One run of a trace: its figures, error, inputs, outputs, metadata and feedback (run-feedback).
 
 const fullTime = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "medium" });
 
@@ -30,7 +31,6 @@ const num = (v: unknown) => (typeof v === "number" ? v : null);
 export function RunDetail({ runId }: { runId: string }) {
   const trpc = useTRPC();
   const run = useQuery(trpc.tracing.run.queryOptions({ id: runId }));
-  const feedback = useQuery(trpc.tracing.feedback.queryOptions({ id: runId }));
 
   if (run.isPending)
     return (
@@ -105,25 +105,7 @@ export function RunDetail({ runId }: { runId: string }) {
         </Section>
       )}
       <Section title="Feedback">
-        {feedback.isPending ? (
-          <Skeleton className="h-8 w-full" />
-        ) : feedback.isError ? (
-          <Alert>Could not load the feedback: {feedback.error.message}</Alert>
-        ) : feedback.data.length === 0 ? (
-          <p className="text-sm text-zinc-600 dark:text-zinc-400">No feedback on this run.</p>
-        ) : (
-          <ul className="divide-y divide-zinc-200 rounded-md border border-zinc-200 text-sm dark:divide-zinc-800 dark:border-zinc-800">
-            {feedback.data.map((f) => (
-              <li key={f.id} className="flex flex-wrap items-baseline gap-x-3 gap-y-1 px-3 py-2">
-                <span className="font-medium">{f.key}</span>
-                {f.score !== null && <span className="tabular-nums">score {f.score}</span>}
-                {f.comment && (
-                  <span className="break-words text-zinc-600 dark:text-zinc-400">{f.comment}</span>
-                )}
-              </li>
-            ))}
-          </ul>
-        )}
+        <RunFeedback runId={runId} />
       </Section>
     </article>
   );

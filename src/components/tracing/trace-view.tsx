@@ -1,6 +1,6 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useInfiniteQuery } from "@tanstack/react-query";
 import { ArrowLeft } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
@@ -9,13 +9,14 @@ import { Alert } from "@/components/ui/alert";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useTRPC } from "@/trpc/react";
-import { formatLatency } from "./format";
+import { formatCount, formatLatency } from "./format";
 import { RunDetail } from "./run-detail";
 import { RunStatusBadge } from "./run-status";
 import { latencyOf, Waterfall } from "./waterfall";
 
 // One trace: its waterfall beside (below, on a phone) the chosen run. The trace and the run are
-// in the URL (?trace=&run=), so a trace can be linked to and Back returns to the list.
+// in the URL (?trace=&run=), so a trace can be linked to and Back returns to the list. A trace
+// of more than a page (1,000 runs) loads the next pages on "Load more runs".
 
 const LIVE_MS = 3000;
 
@@ -23,11 +24,14 @@ export function TraceView({ traceId, runId }: { traceId: string; runId: string |
   const trpc = useTRPC();
   const pathname = usePathname();
   const heading = useRef<HTMLHeadingElement>(null);
-  const trace = useQuery({
-    ...trpc.tracing.traceRuns.queryOptions({ traceId }),
+  const trace = useInfiniteQuery({
+    ...trpc.tracing.traceRuns.infiniteQueryOptions(
+      { traceId },
+      { getNextPageParam: (page) => page.cursors.next },
+    ),
     // A trace still running gains runs and ends them: follow it until every run has ended.
     refetchInterval: (q) =>
-      q.state.data?.runs.some((r) => r.status === "pending") ? LIVE_MS : false,
+      q.state.data?.pages.some((p) => p.runs.some((r) => r.status === "pending")) ? LIVE_MS : false,
   });
   useEffect(() => heading.current?.focus(), [traceId]);
 
@@ -62,9 +66,13 @@ export function TraceView({ traceId, runId }: { traceId: string; runId: string |
       </div>
     );
 
-  const runs = trace.data.runs;
-  const root = runs.find((r) => r.id === trace.data.root_run_id) ?? runs[0]!;
+  const summary = trace.data.pages[0]!;
+  const runs = trace.data.pages.flatMap((p) => p.runs);
+  const root = runs.find((r) => r.id === summary.root_run_id) ?? runs[0]!;
   const selected = runs.find((r) => r.id === runId)?.id ?? root.id;
+  const traceMs = summary.end_time
+    ? Date.parse(summary.end_time) - Date.parse(summary.start_time)
+    : null;
   // The native history call keeps useSearchParams in step without a server round trip per key.
   const select = (id: string) =>
     window.history.replaceState(null, "", `${pathname}?trace=${traceId}&run=${id}`);
@@ -78,20 +86,27 @@ export function TraceView({ traceId, runId }: { traceId: string; runId: string |
         </h2>
         <RunStatusBadge status={root.status} />
         <span className="text-sm text-zinc-600 dark:text-zinc-400">
-          {trace.data.run_count} {trace.data.run_count === 1 ? "run" : "runs"} ·{" "}
+          {formatCount(summary.run_count)} {summary.run_count === 1 ? "run" : "runs"} ·{" "}
           {formatLatency(latencyOf(root))}
         </span>
       </div>
-      {trace.data.truncated && (
-        <Alert tone="amber">
-          This trace has more runs than the waterfall shows (the first {runs.length}).
-        </Alert>
-      )}
       <div className="grid gap-4 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
         <Card className="min-w-0">
           <CardHeader title="Waterfall" description="Use the arrow keys to move between runs." />
           <CardBody className="px-2 sm:px-3">
-            <Waterfall trace={trace.data} selected={selected} onSelect={select} />
+            <Waterfall
+              runs={runs}
+              traceMs={traceMs}
+              total={summary.run_count}
+              paged={trace.data.pages.length > 1 || trace.hasNextPage}
+              more={
+                trace.hasNextPage
+                  ? { load: () => void trace.fetchNextPage(), loading: trace.isFetchingNextPage }
+                  : null
+              }
+              selected={selected}
+              onSelect={select}
+            />
           </CardBody>
         </Card>
         <Card className="min-w-0">

@@ -16,7 +16,7 @@ import { Select } from "@/components/ui/select";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, Td, Th, Tr } from "@/components/ui/table";
 import type { RunStatus } from "@/schemas/tracing-dashboard";
-import { useTRPC } from "@/trpc/react";
+import { useTRPCClient } from "@/trpc/react";
 import { formatCount, formatLatency, formatRate, RANGES, type RangeId } from "./format";
 import { RunStatusBadge } from "./run-status";
 import { SendTracesHelp } from "./send-traces-help";
@@ -30,6 +30,10 @@ import { TraceView } from "./trace-view";
 const LIVE_MS = 3000;
 const PAGE = 50;
 
+/** Where a range of `ms` starts now, on the minute (the chart's buckets start on minutes). */
+const rangeStart = (ms: number) =>
+  new Date(Math.floor(Date.now() / 60_000) * 60_000 - ms).toISOString();
+
 export function TracesView({ projectId, projectName }: { projectId: string; projectName: string }) {
   const search = useSearchParams();
   const traceId = search.get("trace");
@@ -38,36 +42,42 @@ export function TracesView({ projectId, projectName }: { projectId: string; proj
 }
 
 function RunsOverview({ projectId, projectName }: { projectId: string; projectName: string }) {
-  const trpc = useTRPC();
+  const client = useTRPCClient();
   const pathname = usePathname();
   const ids = useId();
   const [range, setRange] = useState<RangeId>("24h");
-  // Where the range starts is fixed when it is chosen: the queries keep their key (and the pages
-  // "Load more" fetched) while new runs arrive after it.
-  const [anchor, setAnchor] = useState(() => Date.now());
   const [query, setQuery] = useState("");
   const [status, setStatus] = useState<RunStatus | "">("");
   const [children, setChildren] = useState(false);
   const rangeMs = RANGES.find((r) => r.id === range)!.ms;
-  const startTime = new Date(Math.floor(anchor / 60_000) * 60_000 - rangeMs).toISOString();
 
+  // The range slides: its start is read from the clock at every fetch (the 3 s poll included),
+  // not fixed when the page loaded, so the keys hold the range and not an instant — the pages
+  // "Load more" fetched are kept, and each poll fetches them again over the range as it is now.
+  const statsInput = { projectId, rootOnly: !children };
   const stats = useQuery({
-    ...trpc.tracing.stats.queryOptions({ projectId, startTime, rootOnly: !children }),
+    queryKey: ["tracing.stats", { ...statsInput, range }],
+    queryFn: ({ signal }) =>
+      client.tracing.stats.query({ ...statsInput, startTime: rangeStart(rangeMs) }, { signal }),
     placeholderData: keepPreviousData,
     refetchInterval: (q) => (q.state.error ? false : LIVE_MS),
   });
+  const listInput = {
+    projectId,
+    limit: PAGE,
+    search: query.trim() || undefined,
+    status: status || undefined,
+    rootOnly: !children,
+  };
   const runs = useInfiniteQuery({
-    ...trpc.tracing.runs.infiniteQueryOptions(
-      {
-        projectId,
-        limit: PAGE,
-        search: query.trim() || undefined,
-        status: status || undefined,
-        rootOnly: !children,
-        startTime,
-      },
-      { getNextPageParam: (page) => page.next },
-    ),
+    queryKey: ["tracing.runs", { ...listInput, range }],
+    queryFn: ({ pageParam, signal }) =>
+      client.tracing.runs.query(
+        { ...listInput, startTime: rangeStart(rangeMs), cursor: pageParam },
+        { signal },
+      ),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => page.next,
     placeholderData: keepPreviousData,
     refetchInterval: (q) => (q.state.error ? false : LIVE_MS),
   });
@@ -170,10 +180,7 @@ function RunsOverview({ projectId, projectName }: { projectId: string; projectNa
           <Select
             id={`${ids}-range`}
             value={range}
-            onChange={(e) => {
-              setRange(e.target.value as RangeId);
-              setAnchor(Date.now());
-            }}
+            onChange={(e) => setRange(e.target.value as RangeId)}
           >
             {RANGES.map((r) => (
               <option key={r.id} value={r.id}>

@@ -1,5 +1,6 @@
-import { project, traceTree } from "@/schemas/tracing";
+import { feedback, project, traceTree } from "@/schemas/tracing";
 import {
+  createRunFeedbackInput,
   deploymentProjectInput,
   listRunsInput,
   projectIdInput,
@@ -13,7 +14,7 @@ import {
   runPage,
   traceRunsInput,
 } from "@/schemas/tracing-dashboard";
-import { listFeedback } from "@/server/services/tracing/feedback";
+import { createRunFeedback, listFeedback } from "@/server/services/tracing/feedback";
 import { readProject } from "@/server/services/tracing/projects";
 import {
   deploymentProject,
@@ -25,7 +26,8 @@ import { runStats } from "@/server/services/tracing/stats";
 import { readTraceTree, TRACE_TREE_MAX_LIMIT } from "@/server/services/tracing/trace-tree";
 import { createRouter, workspaceProcedure } from "../trpc";
 
-// The dashboard's Traces views: every procedure reads, any role; all inside the workspace.
+// The dashboard's Traces views: every procedure reads (any role) but createFeedback, which the
+// service lets editors and admins do (viewers: FORBIDDEN); all inside the workspace.
 
 export const tracingRouter = createRouter({
   projects: workspaceProcedure
@@ -50,9 +52,13 @@ export const tracingRouter = createRouter({
   traceRuns: workspaceProcedure
     .input(traceRunsInput)
     .output(traceTree)
-    // The waterfall shows one page, the largest (it says when the trace has more).
+    // The waterfall takes the largest pages, and the next one on "Load more".
     .query(({ ctx, input }) =>
-      readTraceTree(ctx.db, ctx.actor, input.traceId, { limit: TRACE_TREE_MAX_LIMIT }),
+      readTraceTree(ctx.db, ctx.actor, input.traceId, {
+        limit: TRACE_TREE_MAX_LIMIT,
+        cursor: input.cursor,
+        cursorLoc: ["body", "cursor"],
+      }),
     ),
   stats: workspaceProcedure
     .input(projectStatsInput)
@@ -72,4 +78,8 @@ export const tracingRouter = createRouter({
     .query(({ ctx, input }) =>
       listFeedback(ctx.db, ctx.actor, { run: input.id, limit: 100, offset: 0 }),
     ),
+  createFeedback: workspaceProcedure
+    .input(createRunFeedbackInput)
+    .output(feedback)
+    .mutation(({ ctx, input }) => createRunFeedback(ctx.db, ctx.actor, input)),
 });

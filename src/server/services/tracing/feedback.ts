@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Feedback, FeedbackCreate } from "@/schemas/tracing";
+import type { CreateRunFeedbackInput } from "@/schemas/tracing-dashboard";
 import type { Prisma, TracingFeedback } from "@/generated/prisma/client";
 import { requireRole, type Actor } from "@/server/auth/actor";
 import type { DbClient } from "@/server/db";
@@ -68,6 +69,35 @@ export async function createFeedback(
   if (!row || (inserted.count === 0 && row.workspaceId !== actor.workspaceId))
     throw conflict(`Feedback id ${id} is already in use`);
   return toFeedback(row);
+}
+
+/**
+ * Feedback a dashboard user gives on a run: only on a run stored in the caller's workspace
+ * (else 404), recorded by createFeedback as the SDK's is, with the run's trace and project and
+ * the SDK's source shape (`type: "app"`, as the reference platform's own UI records it).
+ */
+export async function createRunFeedback(
+  db: DbClient,
+  actor: Actor,
+  input: CreateRunFeedbackInput,
+): Promise<Feedback> {
+  requireRole(actor, "editor");
+  const [run] = await runStore.findRuns(db, {
+    workspaceId: actor.workspaceId,
+    ids: [input.runId],
+    order: "desc",
+    limit: 1,
+  });
+  if (!run) throw notFound(`Run ${input.runId} not found`);
+  return createFeedback(db, actor, {
+    run_id: run.id,
+    trace_id: run.trace_id ?? run.id,
+    session_id: run.project_id,
+    key: input.key,
+    score: input.score ?? null,
+    comment: input.comment || null,
+    feedback_source: { type: "app", metadata: { user_id: actor.userId } },
+  });
 }
 
 export async function readFeedback(db: DbClient, actor: Actor, id: string): Promise<Feedback> {

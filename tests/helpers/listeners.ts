@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, inject } from "vitest";
 import { startFakeKubeApi, type FakeKubeApi } from "../../testing/fake-kube-api";
 import { startListenerProcess, type RunningListener } from "../../testing/listener";
 import { startServer, type RunningServer } from "../../testing/server";
+import { waitFor } from "./engine";
 import { createTenant, type Tenant } from "./fixtures";
 import { api } from "./http";
 
@@ -71,6 +72,20 @@ export function listenerHarness() {
       });
       expect(res.status, res.text).toBe(201);
       return res.body as { id: string; latest_revision_id: string };
+    },
+    /** Plays a listener by hand: takes the deployment's revision and reports it DEPLOYED. */
+    async deployByHand(token: string, deploymentId: string) {
+      const work = await waitFor(
+        () => h.bearer(token, "/v2/listener/work", { replica_id: "hand", wait_seconds: 1 }),
+        (r) => r.body?.work?.deployment_id === deploymentId,
+        { timeoutMs: 60_000, what: "work for the hand-played listener" },
+      );
+      const done = await h.bearer(
+        token,
+        `/v2/listener/revisions/${work.body.work.revision_id}/reports`,
+        { replica_id: "hand", report_id: "deployed", status: "DEPLOYED" },
+      );
+      expect(done.status, done.text).toBe(200);
     },
   };
   beforeAll(async () => {

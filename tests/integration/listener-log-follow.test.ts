@@ -21,21 +21,6 @@ const followRows = async (deploymentId: string) =>
     (r) => (r.query as { follow?: boolean }).follow === true,
   );
 
-/** Plays a listener by hand: takes the deployment's revision and reports it DEPLOYED. */
-async function deployByHand(token: string, deploymentId: string) {
-  const work = await waitFor(
-    () => h.bearer(token, "/v2/listener/work", { replica_id: "hand", wait_seconds: 1 }),
-    (r) => r.body?.work?.deployment_id === deploymentId,
-    { timeoutMs: 60_000, what: "work for the hand-played listener" },
-  );
-  const done = await h.bearer(
-    token,
-    `/v2/listener/revisions/${work.body.work.revision_id}/reports`,
-    { replica_id: "hand", report_id: "deployed", status: "DEPLOYED" },
-  );
-  expect(done.status, done.text).toBe(200);
-}
-
 describe("a listener deployment's logs, followed", () => {
   it("stream what the listener's cluster prints while the viewer stays, and stop there when it goes", async () => {
     const listener = await h.createListener();
@@ -111,7 +96,7 @@ describe("a listener deployment's logs, followed", () => {
     const mine = await h.createListener();
     const other = await h.createListener();
     const d = await h.createDeployment("hand-follow", mine.id, "registry.example/hand:2");
-    await deployByHand(mine.token, d.id);
+    await h.deployByHand(mine.token, d.id);
     // An older listener's poll (no `follow`): the dashboard is told to read again every 2 s.
     await h.bearer(mine.token, "/v2/listener/log-requests", { replica_id: "old", wait_seconds: 0 });
     const refused = await fetch(streamUrl(d.id), {

@@ -23,25 +23,6 @@ const logReads = () => h.kube.requests.filter((r) => r.path.endsWith("/log")).le
 const logs = (id: string, body: unknown, key = h.tenant.keys.viewer) =>
   h.call(key, `/v1/projects/${id}/deploy_logs`, { method: "POST", body });
 
-/** Plays a listener by hand: takes the deployment's revision and reports it DEPLOYED. */
-async function deployByHand(token: string, deploymentId: string) {
-  const work = await waitFor(
-    () => h.bearer(token, "/v2/listener/work", { replica_id: "hand", wait_seconds: 1 }),
-    (r) => r.body?.work?.deployment_id === deploymentId,
-    { timeoutMs: 60_000, what: "work for the hand-played listener" },
-  );
-  const done = await h.bearer(
-    token,
-    `/v2/listener/revisions/${work.body.work.revision_id}/reports`,
-    {
-      replica_id: "hand",
-      report_id: "deployed",
-      status: "DEPLOYED",
-    },
-  );
-  expect(done.status, done.text).toBe(200);
-}
-
 describe("runtime logs through a listener", () => {
   it("serves what the fake pods in the listener's cluster print, read only when asked", async () => {
     const listener = await h.createListener();
@@ -142,7 +123,7 @@ describe("runtime logs through a listener", () => {
     const mine = await h.createListener();
     const other = await h.createListener();
     const d = await h.createDeployment("hand-logs", mine.id, "registry.example/hand:1");
-    await deployByHand(mine.token, d.id);
+    await h.deployByHand(mine.token, d.id);
 
     const asking = logs(d.id, { limit: 10 });
     const polled = await waitFor(
@@ -242,7 +223,7 @@ describe("runtime logs through a listener", () => {
   it("what a listener sends back is served harmless: escape sequences, C1 controls", async () => {
     const mine = await h.createListener();
     const d = await h.createDeployment("harmless-logs", mine.id, "registry.example/hand:2");
-    await deployByHand(mine.token, d.id);
+    await h.deployByHand(mine.token, d.id);
     const start = Date.now();
     const line = (id: string, text: string, n: number) => ({
       key: new Date(start + n).toISOString().replace("Z", "000000Z"),

@@ -55,11 +55,11 @@ const database = await createTestDatabase("hangar_bench_health");
 const db = createDb(database.url, 4);
 const kube = await startFakeKubeApi();
 const own = { DATABASE_URL: database.url, HANGAR_KUBECONFIG: kube.kubeconfig() };
-const worker = await startWorkerProcess({
-  ...own,
-  HANGAR_QUEUE_POLL_SECONDS: "2",
-  HANGAR_WORKER_CONCURRENCY: "4",
-});
+// A shared 2-core machine under load can take more than the default 24 s to start it.
+const worker = await startWorkerProcess(
+  { ...own, HANGAR_QUEUE_POLL_SECONDS: "2", HANGAR_WORKER_CONCURRENCY: "4" },
+  { startTimeoutMs: 120_000 },
+);
 const server = await startServer({ ...own, HANGAR_RATELIMIT_ENABLED: "false" });
 let before: Awaited<ReturnType<typeof startServer>> | undefined;
 let browser: Awaited<ReturnType<typeof launchBenchBrowser>> | undefined;

@@ -81,7 +81,7 @@ describe("the dashboard's list reports health", () => {
     await testDb().deployment.update({ where: { id: dryRun }, data: { status: "UNKNOWN" } });
 
     const page = await caller(tenant.actors.viewer).deployments.list({
-      deployment_ids: [unhealthy, live, unobserved, dryRun],
+      deployment_ids: [unhealthy, live, unobserved, dryRun].join(","),
     });
     const byId = new Map(page.resources.map((d) => [d.id, d]));
     expect(byId.get(unhealthy)).toMatchObject({
@@ -105,14 +105,14 @@ describe("the dashboard's list reports health", () => {
 
   it("never shows another workspace's deployment or its health", async () => {
     const theirs = await running(other, crashing);
-    const mine = await caller(tenant.actors.viewer).deployments.list({ limit: 100 });
+    const mine = await caller(tenant.actors.viewer).deployments.list({ limit: "100" });
     expect(mine.resources.map((d) => d.id)).not.toContain(theirs);
     const asked = await caller(tenant.actors.viewer).deployments.list({
-      deployment_ids: [theirs],
+      deployment_ids: theirs,
     });
     expect(asked).toMatchObject({ resources: [], total: 0 });
     // Its own workspace sees it, health and all.
-    const own = await caller(other.actors.viewer).deployments.list({ deployment_ids: [theirs] });
+    const own = await caller(other.actors.viewer).deployments.list({ deployment_ids: theirs });
     expect(own.resources[0]).toMatchObject({ id: theirs, health: { healthy: false } });
   });
 });

@@ -70,7 +70,13 @@ try {
 
   // The dashboard's event stream: every change of the workspace, as it arrives.
   const changes: { id: string; at: number }[] = [];
-  const stream = await fetch(`${server.url}/v2/deployments/events`, { headers });
+  // Aborted at the end: a cancelled body alone left the connection open, and the server's
+  // graceful stop waited on it.
+  const streamAbort = new AbortController();
+  const stream = await fetch(`${server.url}/v2/deployments/events`, {
+    headers,
+    signal: streamAbort.signal,
+  });
   void (async () => {
     const decoder = new TextDecoder();
     let buffer = "";
@@ -167,7 +173,7 @@ try {
   console.log(
     `change → dashboard (event stream + runtime_state read), ${latencies.length} changes: p50 ${pct(latencies, 50)} ms, p99 ${pct(latencies, 99)} ms, max ${Math.max(...latencies)} ms`,
   );
-  stream.body?.cancel().catch(() => undefined);
+  streamAbort.abort();
 
   // The dashboard in Chromium: this checkout's server, and the older code's beside it.
   const sides = [{ label: "after (this checkout)", url: server.url }];

@@ -147,13 +147,17 @@ describe("the list page in Chromium", () => {
 
     await page.goto("/deployments?limit=20");
     const table = page.getByRole("table", { name: "Deployments" });
-    await expect.poll(() => table.getByText(REASON, { exact: true }).count()).toBe(20);
+    await expect
+      .poll(() => table.getByText(REASON, { exact: true }).count(), { timeout: 20_000 })
+      .toBe(20);
     expect(await table.getByText("Unhealthy", { exact: true }).count()).toBe(20);
 
     // Live: one recovers; the list reads itself again and still asks nothing per row.
     const before = calls.length;
     await recordRuntimeObservation(testDb(), ids[0]!, "kubernetes", healthy);
-    await expect.poll(() => table.getByText(REASON, { exact: true }).count()).toBe(19);
+    await expect
+      .poll(() => table.getByText(REASON, { exact: true }).count(), { timeout: 20_000 })
+      .toBe(19);
     expect(calls.slice(before).some((c) => c.split(",").includes("deployments.list"))).toBe(true);
     // The rows' health came in the list's answers: not one runtime.state call (it was 20).
     expect(calls.flatMap((c) => c.split(",")).filter((p) => p === "runtime.state")).toEqual([]);

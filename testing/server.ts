@@ -29,28 +29,30 @@ export const testSecrets = {
   AUTH_SECRET: process.env.TEST_AUTH_SECRET ?? randomBytes(32).toString("hex"),
 };
 
-/** Starts the built app (`next start`) against a database; resolves when it answers /healthz. */
+/**
+ * Starts the built app (`next start`) against a database; resolves when it answers /healthz.
+ * `cwd`: another checkout's build (a benchmark's "before"); this one by default.
+ */
 export async function startServer(
   env: Record<string, string>,
   nodeArgs: string[] = [],
+  { cwd = process.cwd() }: { cwd?: string } = {},
 ): Promise<RunningServer> {
   const port = await freePort();
   let output = "";
-  const child = spawn(
-    process.execPath,
-    [...nodeArgs, path.resolve("node_modules/next/dist/bin/next"), "start", "-p", String(port)],
-    {
-      env: {
-        ...process.env,
-        NODE_ENV: "production",
-        NEXT_TELEMETRY_DISABLED: "1",
-        ...testSecrets,
-        ...env,
-        PORT: String(port),
-      },
-      stdio: ["ignore", "pipe", "pipe"],
+  const next = path.resolve(cwd, "node_modules/next/dist/bin/next");
+  const child = spawn(process.execPath, [...nodeArgs, next, "start", "-p", String(port)], {
+    cwd,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      NEXT_TELEMETRY_DISABLED: "1",
+      ...testSecrets,
+      ...env,
+      PORT: String(port),
     },
-  );
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   child.stdout?.on("data", (d) => (output += d));
   child.stderr?.on("data", (d) => (output += d));
   const url = `http://localhost:${port}`;

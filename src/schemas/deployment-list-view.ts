@@ -3,10 +3,12 @@ import { boolQuery, uuid } from "./common";
 import { deploymentSortKeys, sortDirections } from "./deployment-status";
 import { deployment, listDeploymentsQuery } from "./deployments";
 import { revisionStatus } from "./revisions";
+import { runtimeState } from "./runtime";
 
 // The dashboard's deployments list (tRPC only): the contract's list query plus sorting and the
-// "failed" filter; each row carries its latest and active revisions so its badge tells the truth,
-// and the page carries the total. The REST list keeps the contract's shape.
+// "failed" filter; each row carries its latest and active revisions and, when it may be
+// unhealthy, what the cluster last said of it, so its badge tells the truth without a request per
+// row; the page carries the total. The REST list keeps the contract's shape.
 
 export const deploymentListViewQuery = listDeploymentsQuery.extend({
   sort: z.enum(deploymentSortKeys).optional(),
@@ -22,9 +24,19 @@ export const revisionSummary = z.object({
   status_message: z.string().nullable(),
 });
 
+/** The runtime state's words the badge reads (5.7); the reason stays Kubernetes' own. */
+export const rowHealth = runtimeState.pick({
+  healthy: true,
+  reason: true,
+  restarts: true,
+  last_termination: true,
+});
+
 export const deploymentRow = deployment.extend({
   latest_revision: revisionSummary.nullable(),
   active_revision: revisionSummary.nullable(),
+  /** Set when the status is UNKNOWN with a revision running: healthy null until observed. */
+  health: rowHealth.nullable(),
 });
 export type DeploymentRow = z.infer<typeof deploymentRow>;
 

@@ -35,12 +35,14 @@ describe("tRPC deployments", () => {
     const viewer = caller(tenant.actors.viewer);
     const page = await viewer.deployments.list({ name_contains: created.name });
     expect(page).toMatchObject({ offset: 1, total: 1 });
-    // The dashboard's rows are the contract's Deployment plus its latest and active revisions.
-    const [{ latest_revision, active_revision, ...row }] = page.resources as [
+    // The dashboard's rows are the contract's Deployment plus its latest and active revisions,
+    // and the health of an UNKNOWN one with a revision running (none here: a dry run).
+    const [{ latest_revision, active_revision, health, ...row }] = page.resources as [
       (typeof page.resources)[number],
     ];
     expect(latest_revision).toMatchObject({ id: created.latest_revision_id, number: 1 });
     expect(active_revision?.id ?? null).toBe(row.active_revision_id);
+    expect(health).toBeNull();
     expect([withoutEngineFields(row)]).toEqual([withoutEngineFields(created)]);
     const got = await viewer.deployments.get({ id: created.id });
     expect(got.deployment).toEqual(row);

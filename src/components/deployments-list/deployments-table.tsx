@@ -65,9 +65,7 @@ function columnsFor(tagsById: Map<string, TagOption>): Column[] {
       id: "status",
       header: "Status",
       sort: "status",
-      cell: (d) => (
-        <ListStatus deployment={d} latest={d.latest_revision} active={d.active_revision} />
-      ),
+      cell: (d) => <ListStatus deployment={d} />,
     },
     { id: "type", header: "Type", cell: (d) => typeLabels[d.source_config.deployment_type] },
     { id: "source", header: "Source", cell: (d) => sourceLabels[d.source] },

@@ -36,7 +36,6 @@ export function DeploymentsView() {
   // Created, changed, deployed, deleted: the server says so and the list reads itself again.
   const live = useDeploymentChanges(() => {
     void queryClient.invalidateQueries({ queryKey: trpc.deployments.list.pathKey() });
-    void queryClient.invalidateQueries({ queryKey: trpc.runtime.state.pathKey() });
   });
   const rows = list.data?.resources ?? [];
   const total = list.data?.total ?? 0;

@@ -1,4 +1,6 @@
 import { Badge } from "@/components/ui/badge";
+import { plainReason } from "@/lib/runtime-words";
+import type { DeploymentRow } from "@/schemas/deployment-list-view";
 import {
   deploymentDisplayStatus,
   FAILED_FILTER,
@@ -7,7 +9,6 @@ import {
   type StatusInput,
 } from "@/schemas/deployment-status";
 import type { StatusChoice } from "./list-params";
-import { useRuntimeHealth } from "./use-runtime-health";
 
 /** The status filter's choices: "Failed" (the latest revision failed) and the API's statuses. */
 export const statusLabels: Record<StatusChoice, string> = {
@@ -42,23 +43,20 @@ export function StatusBadge({
 }
 
 /** The list's status cell: the badge, and an unhealthy deployment's reason in plain words. */
-export function ListStatus({
-  deployment,
-  latest,
-  active,
-}: {
-  deployment: StatusInput & { id: string };
-  latest: RevisionSummary | null;
-  active: RevisionSummary | null;
-}) {
-  // Only an UNKNOWN deployment with a running revision may be unhealthy: ask the cluster's word.
-  const health = useRuntimeHealth(
-    deployment.id,
-    deployment.status === "UNKNOWN" && !!deployment.active_revision_id,
-  );
+export function ListStatus({ deployment }: { deployment: DeploymentRow }) {
+  // The list read the cluster's word for the rows that may be unhealthy, all in one request.
+  const health: HealthInput | null = deployment.health && {
+    healthy: deployment.health.healthy,
+    reason: plainReason(deployment.health),
+  };
   return (
     <div className="space-y-0.5">
-      <StatusBadge deployment={deployment} latest={latest} active={active} health={health} />
+      <StatusBadge
+        deployment={deployment}
+        latest={deployment.latest_revision}
+        active={deployment.active_revision}
+        health={health}
+      />
       {health?.healthy === false && health.reason && (
         <p className="max-w-64 text-xs text-red-800 dark:text-red-300">{health.reason}</p>
       )}

@@ -7,7 +7,7 @@ import { useTRPC } from "@/trpc/react";
 
 /**
  * What the cluster last said of a deployment's active revision, with its reason in plain words:
- * the badge's health wherever it is shown (one query per deployment, shared with Running).
+ * the overview badge's health (one query, shared with Running; the list reads its rows' at once).
  */
 export function useRuntimeHealth(deploymentId: string, enabled: boolean): HealthInput | null {
   const trpc = useTRPC();

@@ -3,6 +3,7 @@ import { defaultSortDir, type RevisionSummary } from "@/schemas/deployment-statu
 import type { DeploymentListView, DeploymentListViewQuery } from "@/schemas/deployment-list-view";
 import type { Actor } from "@/server/auth/actor";
 import type { DbClient } from "@/server/db";
+import { readRuntimeStates } from "../runtime/state";
 import { countDeployments, listDeployments, type ListOptions } from "./list";
 
 /** The latest and active revisions of a set of deployments, by id, in one query. */
@@ -43,16 +44,42 @@ export async function listDeploymentsView(
     listDeployments(db, actor, query, options),
     countDeployments(db, actor, query, options),
   ]);
-  const revisions = await revisionSummaries(
-    db,
-    page.resources.flatMap((d) => [d.latest_revision_id, d.active_revision_id]),
-  );
+  // Only an UNKNOWN deployment with a revision running may be unhealthy: its badge needs the
+  // cluster's word, read for the whole page at once.
+  const [revisions, health] = await Promise.all([
+    revisionSummaries(
+      db,
+      page.resources.flatMap((d) => [d.latest_revision_id, d.active_revision_id]),
+    ),
+    readRuntimeStates(
+      db,
+      page.resources
+        .filter((d) => d.status === "UNKNOWN")
+        .map((d) => ({
+          id: d.id,
+          activeRevisionId: d.active_revision_id,
+          runtime: d.runtime,
+          listenerId: d.source_config.listener_id ?? null,
+        })),
+    ),
+  ]);
   return {
-    resources: page.resources.map((d) => ({
-      ...d,
-      latest_revision: (d.latest_revision_id && revisions.get(d.latest_revision_id)) || null,
-      active_revision: (d.active_revision_id && revisions.get(d.active_revision_id)) || null,
-    })),
+    resources: page.resources.map((d) => {
+      const state = health.get(d.id);
+      return {
+        ...d,
+        latest_revision: (d.latest_revision_id && revisions.get(d.latest_revision_id)) || null,
+        active_revision: (d.active_revision_id && revisions.get(d.active_revision_id)) || null,
+        health: state?.running
+          ? {
+              healthy: state.healthy,
+              reason: state.reason,
+              restarts: state.restarts,
+              last_termination: state.last_termination,
+            }
+          : null,
+      };
+    }),
     offset: page.offset,
     total,
   };

@@ -31,19 +31,30 @@ function notRunning(source: RuntimeState["source"], reason: string, summary: str
 export const DRY_RUN_REASON =
   "Dry run: no cluster is configured, so nothing runs (the revision's objects were only recorded).";
 
-/** The deployment's runtime state (404 for another workspace's). */
-export async function readRuntimeState(
-  db: DbClient,
-  actor: Actor,
-  deploymentId: string,
-): Promise<RuntimeState> {
-  const deployment = await findDeployment(db, actor, deploymentId);
+/** What a runtime-state row holds (deployment_runtime_states). */
+interface RuntimeRow {
+  source: string;
+  healthy: boolean;
+  reason: string | null;
+  observation: unknown;
+  changedAt: Date;
+}
+
+/** What runs of a deployment: nothing (none, dry run), or its row (none yet: not observed). */
+interface RunningDeployment {
+  activeRevisionId: string | null;
+  runtime: string | null;
+  listenerId: string | null;
+}
+
+const runs = (d: RunningDeployment) => !!d.activeRevisionId && d.runtime !== "dry_run";
+
+function stateOf(deployment: RunningDeployment, row: RuntimeRow | null): RuntimeState {
   if (!deployment.activeRevisionId)
     return notRunning("none", "No revision has been deployed yet.", "Not running");
   if (deployment.runtime === "dry_run")
     return notRunning("dry_run", DRY_RUN_REASON, "Not running (dry run)");
   const source: RuntimeSource = deployment.listenerId ? "listener" : "kubernetes";
-  const row = await db.deploymentRuntimeState.findUnique({ where: { deploymentId } });
   if (!row)
     return {
       ...nothing,
@@ -64,6 +75,35 @@ export async function readRuntimeState(
     summary: summarize(observation),
     observed_at: row.changedAt.toISOString(),
   };
+}
+
+/** The deployment's runtime state (404 for another workspace's). */
+export async function readRuntimeState(
+  db: DbClient,
+  actor: Actor,
+  deploymentId: string,
+): Promise<RuntimeState> {
+  const deployment = await findDeployment(db, actor, deploymentId);
+  const row = runs(deployment)
+    ? await db.deploymentRuntimeState.findUnique({ where: { deploymentId } })
+    : null;
+  return stateOf(deployment, row);
+}
+
+/**
+ * The runtime states of deployments the caller has already read (so already of its workspace),
+ * by id, in one query: the dashboard's list asks for a page of them at once.
+ */
+export async function readRuntimeStates(
+  db: DbClient,
+  deployments: (RunningDeployment & { id: string })[],
+): Promise<Map<string, RuntimeState>> {
+  const ids = deployments.filter(runs).map((d) => d.id);
+  const rows = ids.length
+    ? await db.deploymentRuntimeState.findMany({ where: { deploymentId: { in: ids } } })
+    : [];
+  const byId = new Map(rows.map((r) => [r.deploymentId, r]));
+  return new Map(deployments.map((d) => [d.id, stateOf(d, byId.get(d.id) ?? null)]));
 }
 
 /**

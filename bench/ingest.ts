@@ -45,7 +45,7 @@ const PER_BODY = 100;
 process.env.HANGAR_ENCRYPTION_KEY ??= testSecrets.HANGAR_ENCRYPTION_KEY;
 const { createDb } = await import("../src/server/db");
 const { ensureRunPartitions } = await import("../src/server/services/tracing/partitions");
-const { findRunsSql } = await import("../src/server/services/tracing/run-store");
+const { findRunsJsonSql } = await import("../src/server/services/tracing/run-store-json");
 const { createProject } = await import("../src/server/services/tracing/projects");
 
 buildIfStale();
@@ -469,7 +469,7 @@ try {
   ];
   for (const c of cases) {
     const after = (c.filter as { after?: [string, string] }).after;
-    const sql = findRunsSql({
+    const sql = findRunsJsonSql({
       workspaceId: ws.id,
       projectIds: [big.id],
       order: "desc",

@@ -467,6 +467,20 @@ try {
       filter: { after: JSON.parse(Buffer.from(deep, "base64url").toString()) },
     },
   ];
+  // The door alone: a route that reads nothing (Next's routing, the proxy, the route wrapper).
+  const door: number[] = [];
+  await (await fetch(`${server.url}/api/v1/info`, { headers: key })).arrayBuffer(); // loads the route
+  const doorCpuBefore = serverCpuMs();
+  for (let i = 0; i < SAMPLES; i++) {
+    const started = performance.now();
+    const res = await fetch(`${server.url}/api/v1/info`, { headers: key });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`GET /api/v1/info answered ${res.status}`);
+    door.push(performance.now() - started);
+  }
+  console.log(
+    `the door (GET /api/v1/info): p50 ${percentileOf(door, 50).toFixed(1)} ms p99 ${percentileOf(door, 99).toFixed(1)} ms · server CPU ${((serverCpuMs() - doorCpuBefore) / SAMPLES).toFixed(1)} ms per request`,
+  );
   for (const c of cases) {
     const after = (c.filter as { after?: [string, string] }).after;
     const sql = findRunsJsonSql({

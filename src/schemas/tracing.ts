@@ -93,6 +93,7 @@ export const RUN_FIELDS = [
   "inputs_s3_urls",
   "outputs_s3_urls",
 ] as const;
+export type RunField = (typeof RUN_FIELDS)[number];
 
 export const runQueryBody = z.object({
   session: z.array(uuid).max(100).nullish(),

@@ -41,9 +41,14 @@ export function createDb(url: string, poolSize = env.HANGAR_DB_POOL_SIZE): Db {
  * under bench:list). Values are pg's: text stays text, so it suits queries whose columns are
  * text or JSON built by PostgreSQL. Each distinct text is a named statement, parsed once per
  * connection (the list's SQL is a few kilobytes: parsing it was a third of its database CPU).
- * Inside a transaction (no pool of its own) it is `$queryRawUnsafe` on that transaction.
+ * `named: false` for a query whose texts vary without bound (each would stay prepared on every
+ * pooled connection). Inside a transaction (no pool of its own) it is `$queryRawUnsafe` on it.
  */
-export async function readRows<T>(db: DbClient, sql: Prisma.Sql): Promise<T[]> {
+export async function readRows<T>(
+  db: DbClient,
+  sql: Prisma.Sql,
+  { named = true }: { named?: boolean } = {},
+): Promise<T[]> {
   const pool = pools.get(db);
   if (!pool) {
     // A full client always has its pool: missing, it would silently take the slow path.
@@ -51,7 +56,9 @@ export async function readRows<T>(db: DbClient, sql: Prisma.Sql): Promise<T[]> {
       throw new Error("readRows: a client made without createDb");
     return db.$queryRawUnsafe<T[]>(sql.text, ...sql.values);
   }
-  const name = `hangar_${createHash("sha1").update(sql.text).digest("base64url")}`;
+  const name = named
+    ? `hangar_${createHash("sha1").update(sql.text).digest("base64url")}`
+    : undefined;
   return (await pool.query<T & pg.QueryResultRow>({ name, text: sql.text, values: sql.values }))
     .rows;
 }

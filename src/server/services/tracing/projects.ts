@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Project } from "@/schemas/tracing";
 import { requireRole, type Actor } from "@/server/auth/actor";
-import type { DbClient } from "@/server/db";
+import { readRows, type DbClient } from "@/server/db";
 import { conflict, isUniqueViolation, notFound } from "@/server/errors";
 import type { TracingProject } from "@/generated/prisma/client";
-import type { Prisma } from "@/generated/prisma/client";
+import { Prisma } from "@/generated/prisma/client";
 import { isUuid } from "./ids";
 
 // Tracing projects (the SDK's "sessions"), always inside the caller's workspace.
@@ -143,10 +143,12 @@ export async function projectIdsInWorkspace(
 ): Promise<Set<string>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Set();
-  const rows = await db.tracingProject.findMany({
-    where: { workspaceId, id: { in: unique } },
-    select: { id: true },
-  });
+  // On the pool directly: every run query asks this before its page (readRows).
+  const rows = await readRows<{ id: string }>(
+    db,
+    Prisma.sql`SELECT id::text AS id FROM tracing_projects
+      WHERE workspace_id = ${workspaceId}::uuid AND id = ANY(${unique}::uuid[])`,
+  );
   return new Set(rows.map((r) => r.id));
 }
 

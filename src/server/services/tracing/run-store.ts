@@ -1,10 +1,12 @@
 import { Prisma } from "@/generated/prisma/client";
 import type { DbClient } from "@/server/db";
 import { deleteProjectRuns } from "./run-store-delete";
+import { findRunsJson } from "./run-store-json";
 import { findTraceRuns, traceSummary } from "./run-store-tree";
 import { isoSql } from "./time";
 
 export type { DeletedRun } from "./run-store-delete";
+export type { RunJsonRow } from "./run-store-json";
 export type { TraceSummary, TreePosition, TreeRun } from "./run-store-tree";
 
 // Where runs live: PostgreSQL day partitions (migration 20261201000000_tracing). The services
@@ -247,8 +249,8 @@ function runConditions(f: RunConditions): Prisma.Sql[] {
   return where;
 }
 
-/** The one statement findRuns sends (bench:ingest times it bare, without the API around it). */
-export function findRunsSql(f: RunFilter): Prisma.Sql {
+/** The one statement findRuns sends; `select` is its SELECT list and FROM (run-store-json.ts). */
+export function findRunsSql(f: RunFilter, select: Prisma.Sql = SELECT): Prisma.Sql {
   const where = runConditions(f);
   if (f.after) {
     where.push(
@@ -266,7 +268,7 @@ export function findRunsSql(f: RunFilter): Prisma.Sql {
   // The limit as a literal, never a parameter: a generic plan that cannot see it (a prepared
   // statement's, after a few runs) sorts the whole project instead of reading the index's top.
   const limit = Prisma.raw(String(Math.max(1, Math.trunc(f.limit))));
-  return Prisma.sql`${SELECT} WHERE ${Prisma.join(where, " AND ")} ORDER BY ${order} LIMIT ${limit}`;
+  return Prisma.sql`${select} WHERE ${Prisma.join(where, " AND ")} ORDER BY ${order} LIMIT ${limit}`;
 }
 
 /** Runs matching every given filter, in (sort_time, id) order. */
@@ -389,6 +391,7 @@ export interface RunStore {
   upsertRuns: typeof upsertRuns;
   runTimesById: typeof runTimesById;
   findRuns: typeof findRuns;
+  findRunsJson: typeof findRunsJson;
   runIdElsewhere: typeof runIdElsewhere;
   runsWithoutDottedOrder: typeof runsWithoutDottedOrder;
   deleteProjectRuns: typeof deleteProjectRuns;
@@ -403,6 +406,7 @@ export const runStore: RunStore = {
   upsertRuns,
   runTimesById,
   findRuns,
+  findRunsJson,
   runIdElsewhere,
   runsWithoutDottedOrder,
   deleteProjectRuns,

@@ -1,11 +1,11 @@
-import { RUN_FIELDS, type RunQuery } from "@/schemas/tracing";
+import { RUN_FIELDS, type RunField, type RunQuery } from "@/schemas/tracing";
 import type { Actor } from "@/server/auth/actor";
 import type { DbClient } from "@/server/db";
 import { invalidField, notFound } from "@/server/errors";
 import { attachmentsView } from "./attachments";
 import { isUuid } from "./ids";
 import { requireOwnProjects } from "./projects";
-import { runStore, type RunConditions, type StoredRun } from "./run-store";
+import { runStore, type RunConditions, type RunFilter, type StoredRun } from "./run-store";
 import { STORED_FIELDS, storedFieldMarkers, withStoredFields } from "./stored-fields";
 import { parseDottedOrder, toIsoInstant } from "./time";
 
@@ -67,7 +67,7 @@ export async function readRun(
   return withStoredFields(row, toRun(row));
 }
 
-export const encodeCursor = (row: StoredRun) =>
+export const encodeCursor = (row: { sort_time: string; id: string }) =>
   Buffer.from(JSON.stringify([row.sort_time, row.id])).toString("base64url");
 
 export function decodeCursor(cursor: string): { time: string; id: string } {
@@ -111,30 +111,38 @@ export function runConditionsOf(
   };
 }
 
-/** POST /runs/query: newest first unless `order: "asc"`; `cursors.next` while more remain. */
-export async function queryRuns(db: DbClient, actor: Actor, query: RunQuery) {
-  await requireOwnProjects(db, actor, query.session);
-  const select = query.select?.length ? query.select : null;
-  const unknown = select?.find((f) => !(RUN_FIELDS as readonly string[]).includes(f));
-  if (unknown) throw invalidField(["body", "select"], `Unknown run field ${unknown}`, "enum");
-  const limit = query.limit ?? 100;
-  const order = query.order ?? "desc";
-  const rows = await runStore.findRuns(db, {
-    ...runConditionsOf(actor, query),
-    startedFrom: instantOf(query.start_time, "start_time"),
-    startedBefore: instantOf(query.end_time, "end_time"),
-    after: query.cursor ? decodeCursor(query.cursor) : undefined,
-    order,
-    limit: limit + 1,
-  });
-  const page = rows.slice(0, limit);
-  const runs = page.map((row) => {
-    const full = toRun(row);
-    if (!select) return full;
+/**
+ * POST /runs/query: newest first unless `order: "asc"`; `cursors.next` while more remain. The
+ * answer's JSON text, its runs built by PostgreSQL (run-store-json.ts); the project check and
+ * the page are read at once (a project of another workspace is still a 404: its runs are never
+ * the caller's, and the page is thrown away).
+ */
+export async function queryRunsJson(db: DbClient, actor: Actor, query: RunQuery): Promise<string> {
+  const owned = requireOwnProjects(db, actor, query.session);
+  let filter: RunFilter;
+  let fields: RunField[] | undefined;
+  try {
+    const select = query.select?.length ? query.select : null;
+    const unknown = select?.find((f) => !(RUN_FIELDS as readonly string[]).includes(f));
+    if (unknown) throw invalidField(["body", "select"], `Unknown run field ${unknown}`, "enum");
     // A stored field selected comes with its marker (null inputs alone would look empty).
-    const markers = STORED_FIELDS.filter((f) => select.includes(f)).map((f) => `${f}_s3_urls`);
-    return Object.fromEntries(["id", ...select, ...markers].map((f) => [f, full[f] ?? null]));
-  });
+    const markers = STORED_FIELDS.filter((f) => select?.includes(f)).map((f) => `${f}_s3_urls`);
+    fields = select ? ([...new Set(["id", ...select, ...markers])] as RunField[]) : undefined;
+    filter = {
+      ...runConditionsOf(actor, query),
+      startedFrom: instantOf(query.start_time, "start_time"),
+      startedBefore: instantOf(query.end_time, "end_time"),
+      after: query.cursor ? decodeCursor(query.cursor) : undefined,
+      order: query.order ?? "desc",
+      limit: (query.limit ?? 100) + 1,
+    };
+  } catch (error) {
+    await owned; // a 404 comes before the body's 422s
+    throw error;
+  }
+  const limit = filter.limit - 1;
+  const [, rows] = await Promise.all([owned, runStore.findRunsJson(db, filter, fields)]);
+  const page = rows.slice(0, limit);
   const next = rows.length > limit ? encodeCursor(page[page.length - 1]!) : null;
-  return { runs, cursors: { next } };
+  return `{"runs":[${page.map((r) => r.json).join(",")}],"cursors":{"next":${JSON.stringify(next)}}}`;
 }

@@ -1,8 +1,11 @@
 import { tracingEndpoints as e } from "@/server/rest/endpoints/tracing";
 import { methodsOrNotFound } from "@/server/rest/not-found";
+import { jsonTextResponse } from "@/server/rest/responses";
 import { route } from "@/server/rest/route";
-import { queryRuns } from "@/server/services/tracing/runs-read";
+import { queryRunsJson } from "@/server/services/tracing/runs-read";
 
 export const { GET, POST, PATCH, PUT, DELETE } = methodsOrNotFound({
-  POST: route(e.queryRuns, ({ db, actor, body }) => queryRuns(db, actor, body)),
+  POST: route(e.queryRuns, async ({ db, actor, body, requestId }) =>
+    jsonTextResponse(await queryRunsJson(db, actor, body), 200, requestId),
+  ),
 });

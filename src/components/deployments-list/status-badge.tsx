@@ -1,3 +1,4 @@
+import { lazy, Suspense } from "react";
 import { Badge } from "@/components/ui/badge";
 import {
   deploymentDisplayStatus,
@@ -7,7 +8,12 @@ import {
   type StatusInput,
 } from "@/schemas/deployment-status";
 import type { StatusChoice } from "./list-params";
-import { useRuntimeHealth } from "./use-runtime-health";
+
+// The cluster's health query and its plain words load only with a row that may be unhealthy; until
+// then the badge shows as it does before the query answers.
+const HealthStatus = lazy(() =>
+  import("./health-status").then((m) => ({ default: m.HealthStatus })),
+);
 
 /** The status filter's choices: "Failed" (the latest revision failed) and the API's statuses. */
 export const statusLabels: Record<StatusChoice, string> = {
@@ -51,16 +57,17 @@ export function ListStatus({
   latest: RevisionSummary | null;
   active: RevisionSummary | null;
 }) {
+  const badge = <StatusBadge deployment={deployment} latest={latest} active={active} />;
   // Only an UNKNOWN deployment with a running revision may be unhealthy: ask the cluster's word.
-  const health = useRuntimeHealth(
-    deployment.id,
-    deployment.status === "UNKNOWN" && !!deployment.active_revision_id,
-  );
+  const watch = deployment.status === "UNKNOWN" && !!deployment.active_revision_id;
   return (
     <div className="space-y-0.5">
-      <StatusBadge deployment={deployment} latest={latest} active={active} health={health} />
-      {health?.healthy === false && health.reason && (
-        <p className="max-w-64 text-xs text-red-800 dark:text-red-300">{health.reason}</p>
+      {watch ? (
+        <Suspense fallback={badge}>
+          <HealthStatus deployment={deployment} latest={latest} active={active} />
+        </Suspense>
+      ) : (
+        badge
       )}
     </div>
   );

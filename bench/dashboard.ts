@@ -3,7 +3,7 @@
 // navigation to the table being visible (p50/p99 over several runs) and the ratio, plus the
 // page's first-load JavaScript (transferred, i.e. gzip as served, and decoded). Runs on the machine's
 // PostgreSQL and on the embedded default (BENCH_DATABASES picks), printing both.
-import { chromium, type Browser, type Page } from "@playwright/test";
+import { chromium, type Browser, type Page, type Request } from "@playwright/test";
 import { buildIfStale } from "../scripts/build-if-stale";
 import { hashPassword } from "../src/server/auth/passwords";
 import { createDb, type Db } from "../src/server/db";
@@ -72,15 +72,18 @@ async function firstLoadJs(browser: Browser, baseUrl: string, email: string) {
   });
   const cold = await fresh.newPage();
   const scripts: Promise<[number, number, string]>[] = [];
-  cold.on("requestfinished", (request) => {
+  const onFinished = (request: Request) => {
     if (request.resourceType() !== "script") return;
     scripts.push(
       Promise.all([request.sizes(), request.response().then((r) => r?.body())]).then(
         ([sizes, body]) => [sizes.responseBodySize, body?.length ?? 0, request.url()],
       ),
     );
-  });
+  };
+  cold.on("requestfinished", onFinished);
   await cold.goto("/deployments", { waitUntil: "networkidle" });
+  // A request finishing after this would read its body from a closed page (an unhandled rejection).
+  cold.off("requestfinished", onFinished);
   const sizes = await Promise.all(scripts);
   await fresh.close();
   await context.close();

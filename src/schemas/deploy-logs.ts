@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { timestamp, uuid } from "./common";
+import { logLevels } from "./deployment-values";
 
 // Logs as the reference deploy client reads them: POST a query, get `{logs, next_offset}`.
 
-export const logLevels = ["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] as const;
+export { logLevels };
 export const logLevel = z.enum(logLevels).meta({ id: "LogLevel" });
 
 export const logQueryBody = z

@@ -1,5 +1,6 @@
-// The deployments' enumerations as plain values, without zod: the dashboard's client code imports
-// these (labels, filters) so the browser does not download the schema library for a list.
+// The deployments' enumerations (and their revisions' and logs') as plain values, without zod: the
+// dashboard's client code imports these (labels, filters) so the browser does not download the
+// schema library for a list or a tab.
 
 export const deploymentSources = [
   "codehost",
@@ -18,3 +19,21 @@ export const deploymentStatuses = [
   "AWAITING_DELETE",
   "UNKNOWN",
 ] as const;
+
+export const revisionStatuses = [
+  "CREATING",
+  "QUEUED",
+  "AWAITING_BUILD",
+  "BUILDING",
+  "AWAITING_DEPLOY",
+  "DEPLOYING",
+  "CREATE_FAILED",
+  "BUILD_FAILED",
+  "DEPLOY_FAILED",
+  "DEPLOYED",
+  "SKIPPED",
+  "INTERRUPTED",
+  "UNKNOWN",
+] as const;
+
+export const logLevels = ["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] as const;

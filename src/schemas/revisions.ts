@@ -1,24 +1,11 @@
 import { z } from "zod";
 import { csvQuery, page, paginationQuery, timestamp, uuid } from "./common";
 import { deploymentSource, runtime, sourceRevisionConfigOutput } from "./deployments";
+import { revisionStatuses } from "./deployment-values";
 
 // Revisions (contract 6).
 
-export const revisionStatuses = [
-  "CREATING",
-  "QUEUED",
-  "AWAITING_BUILD",
-  "BUILDING",
-  "AWAITING_DEPLOY",
-  "DEPLOYING",
-  "CREATE_FAILED",
-  "BUILD_FAILED",
-  "DEPLOY_FAILED",
-  "DEPLOYED",
-  "SKIPPED",
-  "INTERRUPTED",
-  "UNKNOWN",
-] as const;
+export { revisionStatuses };
 export const revisionStatus = z.enum(revisionStatuses).meta({ id: "RevisionStatus" });
 export type RevisionStatus = z.infer<typeof revisionStatus>;
 

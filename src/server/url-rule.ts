@@ -1,4 +1,4 @@
-import { isSecureUrl } from "@/schemas/urls";
+import { isSecureUrl } from "@/schemas/web-url";
 import { AppError } from "./errors";
 
 // The URL rule (src/schemas/urls.ts) where no request schema stands guard: URLs read from a

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ingressHost, isHttpUrl, isSecureUrl } from "../../src/schemas/urls";
+import { ingressHost, isHttpUrl, isSecureUrl } from "../../src/schemas/web-url";
 
 /** Schemes that run script or read files, also disguised by case, whitespace or control characters. */
 const TRICKS = [

@@ -1,4 +1,4 @@
-import { isSecureUrl } from "@/schemas/urls";
+import { isSecureUrl } from "@/schemas/web-url";
 
 /**
  * Sends the browser to a provider's authorization URL, only when it passes the URL rule (https,

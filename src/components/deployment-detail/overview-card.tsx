@@ -10,7 +10,7 @@ import { sourceLabels } from "@/components/deployments-list/source-labels";
 import { StatusBadge } from "@/components/deployments-list/status-badge";
 import { typeLabels } from "@/components/deployments-list/type-labels";
 import type { Revision } from "@/schemas/revisions";
-import { isHttpUrl } from "@/schemas/urls";
+import { isHttpUrl } from "@/schemas/web-url";
 import { useCanChange } from "./use-deployment";
 import { RuntimeLine } from "./runtime-line";
 import { useDeploymentStatus } from "./use-deployment-status";

@@ -12,7 +12,7 @@ import { RelativeTime } from "@/components/ui/relative-time";
 import { Skeleton } from "@/components/ui/skeleton";
 import type { DeploymentRow } from "@/schemas/deployment-list-view";
 import type { Deployment } from "@/schemas/deployments";
-import { isHttpUrl } from "@/schemas/urls";
+import { isHttpUrl } from "@/schemas/web-url";
 import { useTRPC } from "@/trpc/react";
 import { PreviewApproval } from "./preview-approval";
 

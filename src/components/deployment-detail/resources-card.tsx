@@ -2,7 +2,8 @@ import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { DescriptionList } from "@/components/ui/description-list";
 import type { Deployment } from "@/schemas/deployments";
 import { groupLabels, resourceLabel, withUnit } from "@/schemas/field-words";
-import { resourceGroups, type ResourceSpec } from "@/schemas/resource-spec";
+import { resourceGroups } from "@/schemas/resource-groups";
+import type { ResourceSpec } from "@/schemas/resource-spec";
 
 type Spec = Partial<Record<string, unknown>>;
 const numberAt = (spec: Spec, key: string) =>

@@ -1,6 +1,6 @@
 import clsx from "clsx";
 import { CheckCircle2, Circle } from "lucide-react";
-import { isSecureUrl } from "@/schemas/urls";
+import { isSecureUrl } from "@/schemas/web-url";
 import { providerRules, type ProviderFormValues } from "./provider-form-model";
 
 /** The contract's rules for the form as it stands, ticked off while the user types. */

@@ -1,4 +1,5 @@
-import { revisionStatuses, type RevisionStatus } from "@/schemas/revisions";
+import { revisionStatuses } from "@/schemas/deployment-values";
+import type { RevisionStatus } from "@/schemas/revisions";
 
 // The revisions list's filter and page live in the URL: one parser for the server page and the view.
 

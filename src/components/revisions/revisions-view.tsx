@@ -8,7 +8,7 @@ import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Select } from "@/components/ui/select";
 import { Skeleton } from "@/components/ui/skeleton";
-import { revisionStatuses } from "@/schemas/revisions";
+import { revisionStatuses } from "@/schemas/deployment-values";
 import { useTRPC } from "@/trpc/react";
 import {
   REVISIONS_PAGE_SIZE,

@@ -9,7 +9,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
-import { logLevels } from "@/schemas/deploy-logs";
+import { logLevels } from "@/schemas/deployment-values";
 import type { RuntimeLogEntry } from "@/schemas/runtime";
 import { terminationWords } from "@/lib/runtime-words";
 import { useTRPC } from "@/trpc/react";

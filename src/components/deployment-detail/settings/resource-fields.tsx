@@ -1,7 +1,7 @@
 "use client";
 
 import { groupLabels } from "@/schemas/field-words";
-import { resourceGroups } from "@/schemas/resource-spec";
+import { resourceGroups } from "@/schemas/resource-groups";
 import { NumberField } from "./fields";
 
 function Group({ prefix, scaled }: { prefix: string; scaled: boolean }) {

@@ -1,4 +1,4 @@
-import { parseWebUrl } from "@/schemas/urls";
+import { parseWebUrl } from "@/schemas/web-url";
 import { AppError } from "@/server/errors";
 import { findOutboundError } from "@/server/outbound/errors";
 

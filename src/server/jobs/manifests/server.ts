@@ -1,5 +1,5 @@
 import type { V1Ingress } from "@kubernetes/client-node";
-import { ingressHost } from "@/schemas/urls";
+import { ingressHost } from "@/schemas/web-url";
 import type { RenderContext } from "./context";
 import { metadataOf } from "./names-and-labels";
 import { scaleOf } from "./resources";

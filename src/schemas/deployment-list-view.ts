@@ -24,13 +24,13 @@ export const revisionSummary = z.object({
   status_message: z.string().nullable(),
 });
 
-/** The runtime state's words the badge reads (5.7); the reason stays Kubernetes' own. */
-export const rowHealth = runtimeState.pick({
-  healthy: true,
-  reason: true,
-  restarts: true,
-  last_termination: true,
-});
+/**
+ * The runtime state's words the badge reads (5.7); the reason stays Kubernetes' own, and `words`
+ * says it plainly (lib/runtime-words.ts, said on the server so the list's page loads none of it).
+ */
+export const rowHealth = runtimeState
+  .pick({ healthy: true, reason: true, restarts: true, last_termination: true })
+  .extend({ words: z.string().nullable() });
 
 export const deploymentRow = deployment.extend({
   latest_revision: revisionSummary.nullable(),

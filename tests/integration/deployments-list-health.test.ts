@@ -91,6 +91,8 @@ describe("the dashboard's list reports health", () => {
         reason: "OOMKilled (CrashLoopBackOff)",
         restarts: 3,
         last_termination: { reason: "OOMKilled", exit_code: 137 },
+        // Said plainly on the server (the list's page loads no runtime-words of its own).
+        words: expect.stringMatching(/^Crashing: out of memory, exit 137/),
       },
     });
     expect(byId.get(live)).toMatchObject({ status: "READY", health: null });
@@ -99,6 +101,7 @@ describe("the dashboard's list reports health", () => {
       reason: "Not observed yet.",
       restarts: 0,
       last_termination: null,
+      words: null,
     });
     expect(byId.get(dryRun)!.health).toBeNull();
   });

@@ -1,5 +1,4 @@
 import { Badge } from "@/components/ui/badge";
-import { plainReason } from "@/lib/runtime-words";
 import type { DeploymentRow } from "@/schemas/deployment-list-view";
 import {
   deploymentDisplayStatus,
@@ -47,7 +46,7 @@ export function ListStatus({ deployment }: { deployment: DeploymentRow }) {
   // The list read the cluster's word for the rows that may be unhealthy, all in one request.
   const health: HealthInput | null = deployment.health && {
     healthy: deployment.health.healthy,
-    reason: plainReason(deployment.health),
+    reason: deployment.health.words,
   };
   return (
     <div className="space-y-0.5">

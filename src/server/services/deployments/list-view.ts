@@ -1,4 +1,5 @@
 import { harmless } from "@/lib/log-text";
+import { plainReason } from "@/lib/runtime-words";
 import { defaultSortDir, type RevisionSummary } from "@/schemas/deployment-status";
 import type { DeploymentListView, DeploymentListViewQuery } from "@/schemas/deployment-list-view";
 import type { Actor } from "@/server/auth/actor";
@@ -76,6 +77,7 @@ export async function listDeploymentsView(
               reason: state.reason,
               restarts: state.restarts,
               last_termination: state.last_termination,
+              words: plainReason(state),
             }
           : null,
       };

@@ -8,13 +8,13 @@ import { buildIfStale } from "../scripts/build-if-stale";
 import { hashPassword } from "../src/server/auth/passwords";
 import { createDb, type Db } from "../src/server/db";
 import { chromiumLaunchOptions, ensureChromium } from "../testing/chromium";
+import { BENCH_PASSWORD, signedInPage } from "./signed-in-page";
 import { startServer } from "../testing/server";
 import { selectedDatabases } from "./databases";
 
 const BIG = Number(process.env.BENCH_DEPLOYMENTS ?? 10_000);
 const SMALL = 20;
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
-const PASSWORD = "bench-password-123";
 /** The page's first-load JavaScript budget, gzip as served: the run fails when over it. */
 const BUDGET_KIB = 170;
 
@@ -23,7 +23,7 @@ async function seedWorkspace(db: Db, orgId: string, label: string, count: number
   const ws = await db.workspace.create({ data: { organizationId: orgId, name: label } });
   const email = `${label}@bench.test`;
   const user = await db.user.create({
-    data: { email, name: label, passwordHash: await hashPassword(PASSWORD) },
+    data: { email, name: label, passwordHash: await hashPassword(BENCH_PASSWORD) },
   });
   await db.membership.create({ data: { userId: user.id, workspaceId: ws.id, role: "admin" } });
   await db.$executeRawUnsafe(`
@@ -37,17 +37,6 @@ async function seedWorkspace(db: Db, orgId: string, label: string, count: number
            'v' || (g % 50), now() - make_interval(secs => g), now()
     FROM generate_series(1, ${count}) AS g`);
   return email;
-}
-
-async function signedInPage(browser: Browser, baseUrl: string, email: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL: baseUrl });
-  const page = await context.newPage();
-  await page.goto("/signin");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await page.waitForURL(/\/deployments$/);
-  return page;
 }
 
 /** Milliseconds from starting the navigation until the table (with its rows) is visible. */

@@ -2,19 +2,18 @@ import { chromium, type Browser, type Page } from "@playwright/test";
 import { hashPassword } from "../src/server/auth/passwords";
 import type { Db } from "../src/server/db";
 import { chromiumLaunchOptions, ensureChromium } from "../testing/chromium";
+import { BENCH_PASSWORD } from "./signed-in-page";
 
 // bench:health's dashboard in Chromium: a deployment's overview and its Logs tab, opened on one
 // server or on two (this checkout's and a build of older code on the same database and cluster),
 // signed in as a viewer of the bench workspace. What both versions' pages have is what is read:
 // the header badge, the Running field, the Logs tab's rows.
 
-const PASSWORD = "bench-password-123";
-
 /** A viewer of the workspace who signs in with a password. */
 export async function benchViewer(db: Db, ws: { id: string }): Promise<string> {
   const email = `bench-pages-${ws.id}@example.test`;
   const user = await db.user.create({
-    data: { email, name: "bench pages", passwordHash: await hashPassword(PASSWORD) },
+    data: { email, name: "bench pages", passwordHash: await hashPassword(BENCH_PASSWORD) },
   });
   await db.membership.create({ data: { userId: user.id, workspaceId: ws.id, role: "viewer" } });
   return email;
@@ -23,18 +22,6 @@ export async function benchViewer(db: Db, ws: { id: string }): Promise<string> {
 export async function launchBenchBrowser(): Promise<Browser> {
   ensureChromium();
   return chromium.launch(chromiumLaunchOptions);
-}
-
-/** A page of its own browser context, signed in on the server at `baseUrl`. */
-export async function signedInPage(browser: Browser, baseUrl: string, email: string) {
-  const context = await browser.newContext({ baseURL: baseUrl });
-  const page = await context.newPage();
-  await page.goto("/signin");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await page.waitForURL(/\/deployments$/);
-  return page;
 }
 
 export type Health = "healthy" | "unhealthy";

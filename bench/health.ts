@@ -29,11 +29,11 @@ import {
   launchBenchBrowser,
   openOverview,
   overviewShows,
-  signedInPage,
   timeToFirstLogLine,
   type Health,
 } from "./health-pages";
 import { percentileOf } from "./http-load";
+import { signedInPage } from "./signed-in-page";
 import { benchViewerKey, benchWorkspace } from "./workspace";
 
 const COUNT = Number(process.env.BENCH_DEPLOYMENTS ?? 200);

@@ -174,6 +174,10 @@ export async function startBuildSession(options: SessionOptions): Promise<BuildS
         },
         onRefused: (message) => io.log([message]),
       });
+      // One file past the bound also fills the disk past it: the watch may stop the build just
+      // after RLIMIT_FSIZE refused the write. Say the cause that came first and is more exact.
+      if (boundMessage && output.lines().some((line) => FILE_TOO_LARGE.test(line)))
+        throw new StepFailure(fileTooLarge(bounds.disk));
       if (boundMessage) throw new StepFailure(boundMessage);
       if (result.aborted) throw new StepFailure("The build was stopped.");
       return { ok: result.code === 0, lines: output.lines() };
@@ -191,9 +195,8 @@ export async function startBuildSession(options: SessionOptions): Promise<BuildS
           new StepFailure(`${reason}: ${failure.message}`, failure.lines);
         if (oomKills > 0)
           return because(`The build ran out of memory (HANGAR_BUILD_MEMORY=${bounds.memory})`);
-        // SIGXFSZ: a process wrote past RLIMIT_FSIZE (buildah says "file size limit exceeded").
-        if (lines.some((line) => /file size limit exceeded|exit status 153/i.test(line)))
-          return because(`A step wrote a file larger than HANGAR_BUILD_DISK (${bounds.disk})`);
+        if (lines.some((line) => FILE_TOO_LARGE.test(line)))
+          return because(fileTooLarge(bounds.disk));
         if (forksRefused > 0)
           return because(
             `The build reached HANGAR_BUILD_PROCESSES (${bounds.processes} processes) and a step could not start more`,
@@ -207,6 +210,11 @@ export async function startBuildSession(options: SessionOptions): Promise<BuildS
     throw error;
   }
 }
+
+/** SIGXFSZ: a process wrote past RLIMIT_FSIZE (buildah says "file size limit exceeded"). */
+const FILE_TOO_LARGE = /file size limit exceeded|exit status 153/i;
+const fileTooLarge = (disk: string) =>
+  `A step wrote a file larger than HANGAR_BUILD_DISK (${disk})`;
 
 function splitHostPort(registry: string): [string, number] {
   const match = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(registry);

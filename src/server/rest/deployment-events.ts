@@ -1,4 +1,4 @@
-import { REQUEST_ID_HEADER } from "@/server/request-id";
+import { eventStreamResponse } from "./responses";
 import { subscribeToDeployments } from "@/server/services/deployments/events";
 import { deploymentEndpoints } from "./endpoints/deployments";
 import { route } from "./route";
@@ -43,14 +43,6 @@ export const streamDeploymentChanges = route(
       },
       cancel: close,
     });
-    return new Response(body, {
-      headers: {
-        "content-type": "text/event-stream; charset=utf-8",
-        "cache-control": "no-cache, no-transform",
-        connection: "keep-alive",
-        "x-accel-buffering": "no",
-        [REQUEST_ID_HEADER]: requestId,
-      },
-    });
+    return eventStreamResponse(body, requestId);
   },
 );

@@ -22,6 +22,19 @@ export function jsonTextResponse(text: string, status: number, requestId: string
 }
 
 /** The contract's error body for a domain error (FastAPI-compatible). */
+/** Server-sent events: never cached, transformed or buffered by a proxy on the way. */
+export function eventStreamResponse(body: ReadableStream<Uint8Array>, requestId: string) {
+  return new Response(body, {
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache, no-transform",
+      connection: "keep-alive",
+      "x-accel-buffering": "no",
+      [REQUEST_ID_HEADER]: requestId,
+    },
+  });
+}
+
 export function appErrorBody(error: AppError) {
   return error.issues ? { detail: error.issues } : { detail: error.message, code: error.code };
 }

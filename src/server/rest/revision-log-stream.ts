@@ -1,4 +1,4 @@
-import { REQUEST_ID_HEADER } from "@/server/request-id";
+import { eventStreamResponse } from "./responses";
 import type { Db } from "@/server/db";
 import { isTerminal } from "@/schemas/revision-states";
 import { describeError, log } from "@/server/log";
@@ -73,14 +73,6 @@ export const streamRevisionLogs = route(
     const revision = await findRevisionOf(db, actor, params.deployment_id, params.revision_id);
     const lastEventId = Number(headers.get("last-event-id"));
     const from = Number.isSafeInteger(lastEventId) && lastEventId > 0 ? lastEventId : query.after;
-    return new Response(events(db, revision.id, from, signal), {
-      headers: {
-        "content-type": "text/event-stream; charset=utf-8",
-        "cache-control": "no-cache, no-transform",
-        connection: "keep-alive",
-        "x-accel-buffering": "no",
-        [REQUEST_ID_HEADER]: requestId,
-      },
-    });
+    return eventStreamResponse(events(db, revision.id, from, signal), requestId);
   },
 );

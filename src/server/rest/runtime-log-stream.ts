@@ -1,4 +1,5 @@
 import { REQUEST_ID_HEADER } from "@/server/request-id";
+import { eventStreamResponse } from "./responses";
 import { describeError, log } from "@/server/log";
 import { followRuntimeLogs } from "@/server/services/runtime/log-follow";
 import { downloadRuntimeLogs } from "@/server/services/runtime/logs";
@@ -48,15 +49,7 @@ export const streamRuntimeLogs = route(
         await iterator.return?.();
       },
     });
-    return new Response(body, {
-      headers: {
-        "content-type": "text/event-stream; charset=utf-8",
-        "cache-control": "no-cache, no-transform",
-        connection: "keep-alive",
-        "x-accel-buffering": "no",
-        [REQUEST_ID_HEADER]: requestId,
-      },
-    });
+    return eventStreamResponse(body, requestId);
   },
 );
 

@@ -1,5 +1,4 @@
 import { env } from "@/env";
-import { harmlessLine } from "@/lib/log-text";
 import type { RuntimeLogEntry } from "@/schemas/runtime";
 import type { Actor } from "@/server/auth/actor";
 import type { PodLogLine } from "@/server/cluster/pod-logs";
@@ -9,7 +8,7 @@ import { followThroughListener } from "@/server/services/listeners/log-follow";
 import { followsLogs, offline } from "@/server/services/listeners/log-requests";
 import { isOnline } from "@/server/services/listeners/serialize";
 import { levelOf, messageOf } from "./log-level";
-import { placeOf } from "./logs";
+import { entryOf, placeOf } from "./logs";
 
 // A deployment's runtime logs followed live (GET /v2/deployments/{id}/logs/stream): the
 // cluster's own log follow for each running container (cluster/pod-log-follow.ts), filtered as
@@ -98,18 +97,8 @@ export async function followRuntimeLogs(
   };
 
   const push = (line: PodLogLine, level: RuntimeLogEntry["level"], message: string) => {
-    queue.push({
-      kind: "log",
-      entry: {
-        id: line.id,
-        timestamp: `${line.key.slice(0, 23)}Z`,
-        level,
-        message: harmlessLine(message, env.HANGAR_LOG_MAX_LINE),
-        pod: line.pod,
-        container: line.container,
-        previous: false,
-      },
-    });
+    // A follow reads each container's current run only.
+    queue.push({ kind: "log", entry: entryOf({ ...line, previous: false }, level, message) });
     notify();
   };
 

@@ -1,6 +1,6 @@
 import { env } from "@/env";
 import { harmlessLine, withinBytes } from "@/lib/log-text";
-import type { RuntimeLogQuery, RuntimeLogs } from "@/schemas/runtime";
+import type { RuntimeLogEntry, RuntimeLogQuery, RuntimeLogs } from "@/schemas/runtime";
 import type { Actor } from "@/server/auth/actor";
 import { clusterKubeconfig } from "@/server/cluster/kubeconfig";
 import type { LogRead, PodLogLine, PodSummary } from "@/server/cluster/pod-logs";
@@ -32,6 +32,21 @@ function decodeCursor(offset: string): string {
 }
 
 const orderKey = (line: PodLogLine) => `${line.key}|${line.id}`;
+
+/** A line as the API serves it: its time to the millisecond, its text harmless and cut. */
+export const entryOf = (
+  line: PodLogLine,
+  level: RuntimeLogEntry["level"],
+  message: string,
+): RuntimeLogEntry => ({
+  id: line.id,
+  timestamp: `${line.key.slice(0, 23)}Z`,
+  level,
+  message: harmlessLine(message, env.HANGAR_LOG_MAX_LINE),
+  pod: line.pod,
+  container: line.container,
+  previous: line.previous,
+});
 
 const listenerWords = (computeId: string, lines: number) =>
   `Read by listener ${computeId} from its own cluster when asked, and sent only then (Hangar keeps no copy): every replica's containers, current and previous run, as far back as the kubelet keeps them (by default 10 MiB per container), at most ${lines} lines per container and 1 MiB per request.`;
@@ -134,15 +149,7 @@ export async function queryRuntimeLogs(
     );
   const page = lines.slice(0, query.limit);
   const { kept } = withinBytes(
-    page.map(({ line, level, message }) => ({
-      id: line.id,
-      timestamp: `${line.key.slice(0, 23)}Z`,
-      level,
-      message: harmlessLine(message, env.HANGAR_LOG_MAX_LINE),
-      pod: line.pod,
-      container: line.container,
-      previous: line.previous,
-    })),
+    page.map(({ line, level, message }) => entryOf(line, level, message)),
   );
   const last = lines[kept.length - 1];
   // Ascending, more may be printed: a cursor after the last line. Descending: only if more.

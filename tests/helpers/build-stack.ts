@@ -104,13 +104,17 @@ export async function startBuildStack(workerEnv: Record<string, string>): Promis
     const kube = await startFakeKubeApi();
     stoppers.push(() => kube.stop());
     const startWorker = async () => {
-      const started = await startWorkerProcess({
-        ...env,
-        HANGAR_KUBECONFIG: kube.kubeconfig(),
-        HANGAR_ROLLOUT_TIMEOUT_SECONDS: "20",
-        HANGAR_QUEUE_POLL_SECONDS: "0.5",
-        ...workerEnv,
-      });
+      const started = await startWorkerProcess(
+        {
+          ...env,
+          HANGAR_KUBECONFIG: kube.kubeconfig(),
+          HANGAR_ROLLOUT_TIMEOUT_SECONDS: "20",
+          HANGAR_QUEUE_POLL_SECONDS: "0.5",
+          ...workerEnv,
+          // A restart mid-suite (build-sandbox) starts beside three busy integration files.
+        },
+        { startTimeoutMs: 60_000 },
+      );
       stoppers.push(() => started.stop());
       return started;
     };

@@ -8,7 +8,7 @@ import { allowingAlso, type BuildEgress } from "@/server/outbound/build-egress";
 import { StepFailure, type BuildIo, type ImageTarget } from "../../drivers/types";
 import type { BuildBounds } from "../bounds";
 import { BuildahOutput } from "../images/buildah-output";
-import { createBuildCgroup, type BuildCgroup } from "./cgroup";
+import { createBuildCgroup, sweepStaleCgroups, type BuildCgroup } from "./cgroup";
 import { watchDisk, type DiskWatch } from "./disk-watch";
 import { runInSandbox } from "./sandbox";
 
@@ -83,6 +83,9 @@ export async function startBuildSession(options: SessionOptions): Promise<BuildS
     await rm(dir, { recursive: true, force: true });
   };
   try {
+    // A group a killed worker left that its successor could not end at start (a process still
+    // exiting then) goes before the next build rather than staying until the next restart.
+    await sweepStaleCgroups(options.cgroupParent).catch(() => 0);
     cgroup = await createBuildCgroup(randomUUID(), bounds, options.cgroupParent).catch(
       (error: unknown) => {
         throw new StepFailure((error as Error).message);

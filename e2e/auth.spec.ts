@@ -14,6 +14,24 @@ test("signed-out visitors are sent to sign in", async ({ page }) => {
   await auditPage(page, "signin");
 });
 
+test("the audit fails a page with a serious violation, in either theme", async ({ page }) => {
+  // The audit itself: a nameless button (critical) fails the light run, text that only the dark
+  // theme makes unreadable (serious contrast) fails the dark run.
+  await page.goto("/signin");
+  await page.evaluate(() => document.body.append(document.createElement("button")));
+  await expect(auditPage(page, "audit-fails")).rejects.toThrow(/button-name \(critical\)/);
+  await page.evaluate(() => {
+    document.querySelector("body > button:last-child")?.remove();
+    const style = document.createElement("style");
+    style.textContent = "html.dark .audit-faint { color: #1a1a1a }";
+    const faint = document.createElement("p");
+    faint.textContent = "Hard to read in the dark";
+    faint.className = "audit-faint";
+    document.body.append(style, faint);
+  });
+  await expect(auditPage(page, "audit-fails")).rejects.toThrow(/in dark[\s\S]*color-contrast/);
+});
+
 test("a wrong password shows an error; the right one lands on deployments", async ({ page }) => {
   await page.goto("/signin");
   await page.getByLabel("Email").fill(state.admin.email);

@@ -1,4 +1,3 @@
-import { copyFileSync, mkdirSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import pg from "pg";
 import { startCodehostServer, type CodehostServer } from "../testing/codehost-server";
@@ -138,11 +137,6 @@ test("a crash loop reads unhealthy in red everywhere with its reason in words, a
 
   await page.setViewportSize({ width: 1280, height: 900 });
   await auditPage(page, "overview-crash-loop");
-  mkdirSync("docs/screenshots", { recursive: true });
-  copyFileSync(
-    "e2e-screenshots/overview-crash-loop-light.png",
-    "docs/screenshots/overview-crash-loop.png",
-  );
 
   // The list agrees: Unhealthy in red, with the same words.
   await page.goto(`/deployments?name_contains=${name}`);

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import type { Page } from "@playwright/test";
 import { createDeployment, latestRevisionId, toast, waitForRevision } from "./deployment-helpers";
-import { auditPage, expect, signIn, state, test } from "./fixtures";
+import { auditPage, expect, SCREENSHOTS, signIn, state, takeScreenshots, test } from "./fixtures";
 
 // "Promote to…" on a revision: choose a target from the keyboard, see what changes and what
 // stays (`repository@sha256:<short>` with its deployment and revision, before and after),
@@ -169,7 +169,7 @@ test("promote to a prod target: its name is typed to confirm; the new revision s
   await expect(submit).toBeEnabled();
   await auditPage(page, "revision-promote-prod");
   // The README's picture of the dialog (docs/screenshots/promote-dialog.png is a copy).
-  await dialog.screenshot({ path: "e2e-screenshots/promote-dialog.png" });
+  if (takeScreenshots) await dialog.screenshot({ path: `${SCREENSHOTS}/promote-dialog.png` });
   await submit.click();
 
   await expect(toast(page, `Promoted revision #1 to ${liveName}`)).toBeVisible();

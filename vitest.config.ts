@@ -38,11 +38,12 @@ export default defineConfig({
         extends: true,
         test: {
           // `npm start` itself, on the embedded default and on an external PostgreSQL: after the
-          // other projects, one file at a time (each runs whole Hangar instances).
+          // other projects, two files at a time. Each runs whole Hangar instances (own data
+          // folder, database and free ports) that mostly wait on processes they start and stop.
           name: "launcher",
           include: ["tests/launcher/**/*.test.ts"],
           globalSetup: ["tests/launcher/global-setup.ts"],
-          fileParallelism: false,
+          maxWorkers: 2,
           sequence: { groupOrder: 1 },
           testTimeout: 180_000,
           hookTimeout: 180_000,

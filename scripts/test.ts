@@ -2,7 +2,7 @@
 // Debian's Chromium, container registry, skopeo, buildah (with its sandbox's tools) and static
 // busybox installed when missing, a build of the app, throwaway databases (made by the suites
 // themselves), then runs the suites in stages (below) — the lint (one check: the layer rule
-// among them), vitest's unit and integration files, then its launcher files beside the
+// among them) beside vitest's unit and integration files, then its launcher files beside the
 // Playwright end-to-end tests — each line prefixed with its suite, and reports one total with
 // each suite's time. Not all at once: on two cores that starved the suites into timeouts.
 import { spawn } from "node:child_process";
@@ -141,12 +141,11 @@ const e2e: Suite = {
 };
 
 // Stages, one after another; the suites of a stage side by side. The unit and integration files
-// keep both cores busy on their own. The launcher's files (one at a time, whole Hangar instances
-// that mostly wait on processes) and Playwright (one browser, one server) each leave a core
-// mostly idle, so they share a stage.
+// keep both cores busy on their own (the lint's half minute beside them). The launcher's files
+// (two at a time, whole Hangar instances that mostly wait on processes) and Playwright (one
+// browser, one server) each leave a core mostly idle, so they share a stage.
 const stages: Suite[][] = [
-  [lint],
-  [vitest("vitest", ["unit", "integration"])],
+  [lint, vitest("vitest", ["unit", "integration"])],
   [vitest("launcher", ["launcher"]), e2e],
 ];
 const results: Result[] = [];

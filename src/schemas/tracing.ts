@@ -55,6 +55,12 @@ export const runBatchBody = z
 
 export const runParams = z.object({ run_id: z.string() });
 export const runAttachmentParams = z.object({ run_id: z.string(), name: z.string().max(1024) });
+/** The parts of an attachment's presigned_url (s3_urls); with them, no API key. */
+export const runAttachmentQuery = z.object({
+  workspace: z.string().optional().meta({ description: "The run's workspace; part of the URL" }),
+  expires: z.string().optional().meta({ description: "Unix seconds; part of the URL" }),
+  signature: z.string().optional().meta({ description: "Part of the URL" }),
+});
 export const projectParams = z.object({ project_id: z.string() });
 export const feedbackParams = z.object({ feedback_id: z.string() });
 

@@ -72,6 +72,8 @@ describe("attachment presigned URLs", () => {
     expect(got.res.headers.get("content-disposition")).toBe('attachment; filename="picture"');
     expect(got.res.headers.get("x-content-type-options")).toBe("nosniff");
     expect(got.res.headers.get("content-security-policy")).toBe("sandbox");
+    // No key: counted per address.
+    expect(got.res.headers.get("ratelimit-policy")).toBe('"catch-all-ip";q=100;w=60');
     // The run query hands out the same kind of URL.
     const query = await api("/api/v1/runs/query", {
       key: tenant.keys.viewer,

@@ -44,7 +44,18 @@ describe("attachment links", () => {
     const links = attachmentLinks(WORKSPACE, "https://h.test", NOW, none);
     expect(links.expiresAt).toBe(NOW / 1000 + ATTACHMENT_URL_TTL_SECONDS);
     const url = new URL(attachmentUrl(links, RUN, "my notes"));
-    expect(url.pathname).toBe(`/api/v1/runs/${RUN}/attachments/my%20notes`);
+    // At /public/download, so the spec's Public download row limits it (rules.ts).
+    expect(url.pathname).toBe("/api/v1/public/download");
+    expect([...url.searchParams.keys()]).toEqual([
+      "run_id",
+      "name",
+      "workspace",
+      "expires",
+      "signature",
+    ]);
+    expect(url.searchParams.get("run_id")).toBe(RUN);
+    expect(url.searchParams.get("name")).toBe("my notes");
+    expect(url.searchParams.get("workspace")).toBe(WORKSPACE);
     const check = (now: number, name = "my notes") =>
       checkAttachmentSignature(
         { workspaceId: WORKSPACE, runId: RUN, name },

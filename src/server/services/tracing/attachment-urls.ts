@@ -76,14 +76,20 @@ export function attachmentLinks(
   };
 }
 
-/** `{base}/runs/{id}/attachments/{name}?workspace=&expires=&signature=`: GET, no key. */
+/**
+ * `{base}/public/download?run_id=&name=&workspace=&expires=&signature=`: GET, no key. Under
+ * `/public/download` the spec's Public download row (5000 a minute per address) limits it, not
+ * the catch-all: the Python SDK's list_runs downloads every attachment it lists.
+ */
 export function attachmentUrl(links: AttachmentLinks, runId: string, name: string): string {
   const query = new URLSearchParams({
+    run_id: runId,
+    name,
     workspace: links.workspaceId,
     expires: String(links.expiresAt),
     signature: signAttachment(links.workspaceId, runId, name, links.expiresAt),
   });
-  return `${links.base}/runs/${runId}/attachments/${encodeURIComponent(name)}?${query}`;
+  return `${links.base}/public/download?${query}`;
 }
 
 /**

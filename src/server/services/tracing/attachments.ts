@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
+import type { AttachmentDownload } from "@/schemas/tracing";
 import type { Actor } from "@/server/auth/actor";
 import type { DbClient } from "@/server/db";
 import { AppError, forbidden, notFound } from "@/server/errors";
@@ -17,7 +18,8 @@ import { runStore } from "./run-store";
 // Run attachments (the SDK's `attachment.<run id>.<name>` multipart parts): their bytes in the
 // storage backend (S3, or encrypted files under HANGAR_DATA_DIR), the run's `attachments`
 // column naming them. Read back only through the run, inside its workspace: with its API key, or
-// at a presigned_url the workspace's read handed out (attachment-urls.ts).
+// at a presigned_url the workspace's read handed out (attachment-urls.ts), served at
+// `/public/download` so that the spec's Public download row limits it.
 
 /** Letters, digits, `_`, `-` and spaces (not first), at most 128: no dots, no slashes. */
 export const ATTACHMENT_NAME = /^[A-Za-z0-9_-][A-Za-z0-9 _-]{0,127}$/;
@@ -123,28 +125,23 @@ export function openAttachment(
 }
 
 /**
- * The same at a presigned_url, without a key: its signature first (an altered or expired URL is
- * a 403), then the run in the workspace the URL names (404 as with a key).
+ * The same at a presigned_url (`/public/download`), without a key: its signature first (an
+ * altered or expired URL is a 403), then the run in the workspace the URL names (404 as with a
+ * key).
  */
 export function openSignedAttachment(
   db: DbClient,
-  input: {
-    runId: string;
-    name: string;
-    workspace: string | null;
-    expires: string | null;
-    signature: string | null;
-  },
+  download: AttachmentDownload,
 ): Promise<AttachmentFile> {
-  const workspaceId = input.workspace ?? "";
+  const { workspace: workspaceId, run_id: runId, name } = download;
   const check = checkAttachmentSignature(
-    { workspaceId, runId: input.runId, name: input.name },
-    input.expires,
-    input.signature,
+    { workspaceId, runId, name },
+    download.expires,
+    download.signature,
   );
   if (check === "invalid") throw forbidden("The attachment URL's signature is not valid.");
   if (check === "expired") throw forbidden("The attachment URL has expired: read the run again.");
-  return openInWorkspace(db, workspaceId, input.runId, input.name);
+  return openInWorkspace(db, workspaceId, runId, name);
 }
 
 async function openInWorkspace(

@@ -88,9 +88,9 @@ describe("run query JSON built by PostgreSQL", () => {
     // Signed absolute URLs, the name with a space encoded.
     const { s3_urls } = JSON.parse(built.find((r) => r.id === large.id)!.json);
     const url = new URL(s3_urls["attachment.my notes"].presigned_url);
-    expect(`${url.origin}${url.pathname}`).toBe(
-      `http://hangar.test/api/v1/runs/${large.id}/attachments/my%20notes`,
-    );
+    expect(`${url.origin}${url.pathname}`).toBe("http://hangar.test/api/v1/public/download");
+    expect(url.searchParams.get("run_id")).toBe(large.id);
+    expect(url.searchParams.get("name")).toBe("my notes");
     expect(url.searchParams.get("workspace")).toBe(tenant.workspaceId);
     expect(Number(url.searchParams.get("expires"))).toBe(at.expiresAt);
     const signed = { workspaceId: tenant.workspaceId, runId: large.id, name: "my notes" };

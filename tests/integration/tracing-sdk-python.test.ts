@@ -137,7 +137,9 @@ describe("the Python langsmith SDK against /api/v1", () => {
     expect(traced.root_attachments).toEqual({
       notes: {
         presigned_url: expect.stringMatching(
-          new RegExp(`^${tracingUrl()}/runs/${traced.root_id}/attachments/notes\\?.*signature=`),
+          new RegExp(
+            `^${tracingUrl()}/public/download\\?run_id=${traced.root_id}&name=notes&.*signature=`,
+          ),
         ),
         mime_type: "text/plain",
         text: "notes on hello",

@@ -41,7 +41,7 @@ function objectsOf(workspaceId: string): string[] {
 /** An attachment's presigned_url: absolute, at the tracing base the client used, signed. */
 const signedUrlOf = (runId: string, name: string) =>
   new RegExp(
-    `^${tracingUrl()}/runs/${runId}/attachments/${encodeURIComponent(name)}\\?workspace=[0-9a-f-]{36}&expires=\\d+&signature=[0-9a-f]{64}$`,
+    `^${tracingUrl()}/public/download\\?run_id=${runId}&${new URLSearchParams({ name }).toString().replaceAll("+", "\\+")}&workspace=[0-9a-f-]{36}&expires=\\d+&signature=[0-9a-f]{64}$`,
   );
 
 async function download(key: string, runId: string, name: string) {

@@ -55,6 +55,25 @@ export const runBatchBody = z
 
 export const runParams = z.object({ run_id: z.string() });
 export const runAttachmentParams = z.object({ run_id: z.string(), name: z.string().max(1024) });
+/**
+ * An attachment's presigned_url (a read's s3_urls) at `/public/download`: every part is signed
+ * together, so the URL needs no API key. A part missing or not of its shape is a 422; a
+ * well-formed URL whose signature does not hold is the service's 403.
+ */
+export const attachmentDownloadQuery = z.object({
+  run_id: uuid.meta({ description: "The run's id" }),
+  name: z.string().min(1).max(1024).meta({ description: "The attachment's name" }),
+  workspace: uuid.meta({ description: "The run's workspace" }),
+  expires: z
+    .string()
+    .regex(/^\d{1,12}$/)
+    .meta({ description: "Unix seconds after which the URL is refused" }),
+  signature: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .meta({ description: "HMAC-SHA256 (hex) of the workspace, run, name and expiry" }),
+});
+export type AttachmentDownload = z.infer<typeof attachmentDownloadQuery>;
 export const projectParams = z.object({ project_id: z.string() });
 export const feedbackParams = z.object({ feedback_id: z.string() });
 

@@ -1,6 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { RUN_FIELDS, type RunField } from "../../src/schemas/tracing";
+import {
+  attachmentLinks,
+  checkAttachmentSignature,
+} from "../../src/server/services/tracing/attachment-urls";
 import { runStore, type RunFilter } from "../../src/server/services/tracing/run-store";
 import { toRun } from "../../src/server/services/tracing/runs-read";
 import { uniqueName } from "../helpers/deployments";
@@ -10,7 +14,8 @@ import { postMultipart, postParts, sdkRun } from "../helpers/tracing";
 
 // The run query's runs are built by PostgreSQL (run-store-json.ts): for every kind of stored
 // run, each must be the very JSON toRun makes from the same row (GET /runs/{id} and the
-// dashboard still read rows), keys in the same order, and a selection the same fields.
+// dashboard still read rows), keys in the same order, and a selection the same fields. Their
+// s3_urls, signed URLs, is toRun's own attachmentsView set between the fields PostgreSQL built.
 
 let tenant: Tenant;
 let projectId: string;
@@ -53,6 +58,8 @@ beforeAll(async () => {
   projectId = read.body.session_id;
 });
 
+const links = () => attachmentLinks(tenant.workspaceId, "http://hangar.test");
+
 const filter = (): RunFilter => ({
   workspaceId: tenant.workspaceId,
   projectIds: [projectId],
@@ -63,33 +70,62 @@ const filter = (): RunFilter => ({
 describe("run query JSON built by PostgreSQL", () => {
   it("is toRun's JSON of the same rows, keys in order", async () => {
     const rows = await runStore.findRuns(testDb(), filter());
-    const built = await runStore.findRunsJson(testDb(), filter());
+    const at = links();
+    const built = await runStore.findRunsJson(testDb(), filter(), at);
     expect(rows).toHaveLength(5);
     expect(built.map((r) => r.id)).toEqual(rows.map((r) => r.id));
     expect(built.map((r) => r.sort_time)).toEqual(rows.map((r) => r.sort_time));
     for (const [i, row] of rows.entries()) {
       const fromSql = JSON.parse(built[i]!.json) as Record<string, unknown>;
       // JSON's own round trip: what the answer said before (JSON.stringify of toRun).
-      const fromRow = JSON.parse(JSON.stringify(toRun(row))) as Record<string, unknown>;
+      const fromRow = JSON.parse(JSON.stringify(toRun(row, at))) as Record<string, unknown>;
       expect(fromSql).toEqual(fromRow);
       expect(Object.keys(fromSql)).toEqual(Object.keys(fromRow));
     }
     const large = rows.find((r) => r.name === "large")!;
     expect(large.inputs_ref).not.toBeNull();
     expect(Object.keys(large.attachments as object)).toHaveLength(2);
+    // Signed absolute URLs, the name with a space encoded.
+    const { s3_urls } = JSON.parse(built.find((r) => r.id === large.id)!.json);
+    const url = new URL(s3_urls["attachment.my notes"].presigned_url);
+    expect(`${url.origin}${url.pathname}`).toBe("http://hangar.test/api/v1/public/download");
+    expect(url.searchParams.get("run_id")).toBe(large.id);
+    expect(url.searchParams.get("name")).toBe("my notes");
+    expect(url.searchParams.get("workspace")).toBe(tenant.workspaceId);
+    expect(Number(url.searchParams.get("expires"))).toBe(at.expiresAt);
+    const signed = { workspaceId: tenant.workspaceId, runId: large.id, name: "my notes" };
+    const check = (name: string) =>
+      checkAttachmentSignature(
+        { ...signed, name },
+        url.searchParams.get("expires"),
+        url.searchParams.get("signature"),
+      );
+    expect(check("my notes")).toBe("ok");
+    expect(check("picture")).toBe("invalid");
+    expect(s3_urls["attachment.picture"]).toMatchObject({ s3_url: null, mime_type: "image/png" });
   });
 
   it("selects the fields asked for, in their order", async () => {
-    const select: RunField[] = ["id", "inputs", "name", "parent_run_ids", "s3_urls"];
-    const built = await runStore.findRunsJson(testDb(), filter(), select);
+    const at = links();
     const rows = await runStore.findRuns(testDb(), filter());
-    for (const [i, row] of rows.entries()) {
-      const full = JSON.parse(JSON.stringify(toRun(row))) as Record<string, unknown>;
-      const fromSql = JSON.parse(built[i]!.json) as Record<string, unknown>;
-      expect(Object.keys(fromSql)).toEqual(select);
-      for (const field of select) expect(fromSql[field]).toEqual(full[field]);
+    // s3_urls in the middle, first, last, alone, and not at all.
+    const selections: RunField[][] = [
+      ["id", "inputs", "name", "parent_run_ids", "s3_urls", "tags"],
+      ["s3_urls", "name"],
+      ["name", "s3_urls"],
+      ["s3_urls"],
+      ["id", "inputs", "name"],
+    ];
+    for (const select of selections) {
+      const built = await runStore.findRunsJson(testDb(), filter(), at, select);
+      for (const [i, row] of rows.entries()) {
+        const full = JSON.parse(JSON.stringify(toRun(row, at))) as Record<string, unknown>;
+        const fromSql = JSON.parse(built[i]!.json) as Record<string, unknown>;
+        expect(Object.keys(fromSql)).toEqual(select);
+        for (const field of select) expect(fromSql[field]).toEqual(full[field]);
+      }
     }
-    const every = await runStore.findRunsJson(testDb(), filter(), RUN_FIELDS);
+    const every = await runStore.findRunsJson(testDb(), filter(), at, RUN_FIELDS);
     expect(Object.keys(JSON.parse(every[0]!.json))).toEqual([...RUN_FIELDS]);
   });
 });

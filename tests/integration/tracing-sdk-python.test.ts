@@ -44,6 +44,8 @@ interface Traced {
   root_id: string;
   trace_id: string;
   root: ReadRun;
+  /** The root's attachments as the SDK read them: it downloads each presigned_url itself. */
+  root_attachments: Record<string, { presigned_url: string; mime_type: string; text: string }>;
   child_runs: string[];
   runs: ReadRun[];
   trace_run_ids: string[];
@@ -129,6 +131,22 @@ describe("the Python langsmith SDK against /api/v1", () => {
     });
     expect(traced.trace_id).toBe(traced.root_id);
     expect(traced.root.dotted_order).toMatch(new RegExp(`^\\d{8}T\\d{12}Z${traced.root_id}$`));
+  });
+
+  it("reads the root's attachment back through its presigned_url, without its API key", () => {
+    expect(traced.root_attachments).toEqual({
+      notes: {
+        presigned_url: expect.stringMatching(
+          new RegExp(
+            `^${tracingUrl()}/public/download\\?run_id=${traced.root_id}&name=notes&.*signature=`,
+          ),
+        ),
+        mime_type: "text/plain",
+        text: "notes on hello",
+      },
+    });
+    // A failed download would be the SDK's warning (read_run and list_runs both download).
+    expect(traced.warnings.filter((w) => w.includes("attachment"))).toEqual([]);
   });
 
   it("lists the project's runs with their parentage, the tool's error and the llm's tokens", () => {

@@ -38,6 +38,12 @@ function objectsOf(workspaceId: string): string[] {
     .map((f) => path.join(root, f));
 }
 
+/** An attachment's presigned_url: absolute, at the tracing base the client used, signed. */
+const signedUrlOf = (runId: string, name: string) =>
+  new RegExp(
+    `^${tracingUrl()}/public/download\\?run_id=${runId}&${new URLSearchParams({ name }).toString().replaceAll("+", "\\+")}&workspace=[0-9a-f-]{36}&expires=\\d+&signature=[0-9a-f]{64}$`,
+  );
+
 async function download(key: string, runId: string, name: string) {
   const res = await fetch(`${tracingUrl()}/runs/${runId}/attachments/${name}`, {
     headers: { "x-api-key": key },
@@ -59,13 +65,13 @@ describe("run attachments", () => {
     const read = await api(`/api/v1/runs/${run.id}`, { key: tenant.keys.viewer });
     expect(read.body.s3_urls).toEqual({
       "attachment.picture": {
-        presigned_url: `/api/v1/runs/${run.id}/attachments/picture`,
+        presigned_url: expect.stringMatching(signedUrlOf(run.id, "picture")),
         s3_url: null,
         mime_type: "image/png",
         size: 70_000,
       },
       "attachment.notes": {
-        presigned_url: `/api/v1/runs/${run.id}/attachments/notes`,
+        presigned_url: expect.stringMatching(signedUrlOf(run.id, "notes")),
         s3_url: null,
         mime_type: "text/html",
         size: 25,
@@ -144,12 +150,13 @@ describe("run attachments", () => {
     expect(res.status).toBe(202);
     const read = await api(`/api/v1/runs/${run.id}`, { key: tenant.keys.viewer });
     const url = read.body.s3_urls["attachment.my notes"].presigned_url as string;
-    expect(url).toBe(`/api/v1/runs/${run.id}/attachments/my%20notes`);
-    const got = await fetch(`${tracingUrl()}${url.slice("/api/v1".length)}`, {
-      headers: { "x-api-key": tenant.keys.viewer },
-    });
+    expect(url).toMatch(signedUrlOf(run.id, "my notes"));
+    const got = await fetch(url);
     expect(got.status).toBe(200);
     expect(await got.text()).toBe("spaced");
+    expect((await download(tenant.keys.viewer, run.id, "my%20notes")).bytes.toString()).toBe(
+      "spaced",
+    );
   });
 
   it("refuses an attachment without its run, or under another workspace's run id", async () => {
@@ -186,11 +193,17 @@ describe("run attachments", () => {
       runCreates: [{ ...run, attachments: { report: ["application/pdf", bytes] } }],
     });
     const read = await client.readRun(run.id);
-    expect((read as unknown as { s3_urls: unknown }).s3_urls).toMatchObject({
+    const s3Urls = (read as unknown as { s3_urls: Record<string, { presigned_url: string }> })
+      .s3_urls;
+    expect(s3Urls).toMatchObject({
       "attachment.report": { mime_type: "application/pdf", size: 1000 },
     });
     const got = await download(tenant.keys.viewer, run.id, "report");
     expect(got.bytes.equals(Buffer.from(bytes))).toBe(true);
+    // What the SDK read is fetched as it is, without the key.
+    const presigned = await fetch(s3Urls["attachment.report"]!.presigned_url);
+    expect(presigned.status).toBe(200);
+    expect(Buffer.from(await presigned.arrayBuffer()).equals(Buffer.from(bytes))).toBe(true);
   });
 
   it("goes with its project", async () => {

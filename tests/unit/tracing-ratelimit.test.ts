@@ -21,6 +21,9 @@ const rows: [method: string, path: string, rule: string, limit: [number, number]
   ["GET", "/api/v1/otel/v1/traces", "default-api-key", [1000, 10]],
   ["POST", "/api/v1/runs/query", "runs-query-api-key", [15, 10]],
   ["GET", `/api/v1/runs/${RUN}`, "run-lookup-api-key", [30, 60]],
+  ["GET", `/api/v1/runs/${RUN}/attachments/notes`, "run-lookup-api-key", [30, 60]],
+  // An attachment's presigned_url: the Public download row whoever calls (an IP row).
+  ["GET", "/api/v1/public/download", "public-download-ip", [5000, 60]],
   ["POST", "/api/v1/runs/stats", "runs-stats-api-key", [1, 10]],
   ["POST", "/api/v1/feedback", "feedback-api-key", [2000, 10]],
   ["DELETE", "/api/v1/sessions", "deletion-api-key", [10, 60]],
@@ -35,6 +38,15 @@ describe("the tracing routes' rate-limit rows", () => {
     const match = matchRequest(method, path, apiKey);
     expect(match.rule.id).toBe(rule);
     expect(limitFor(match.rule, "us")).toEqual({ count, seconds });
+  });
+});
+
+describe("an attachment's presigned_url without a key", () => {
+  it("counts by address on the Public download row, not the catch-all", () => {
+    const anonymous: Caller = { kind: "anonymous", address: "203.0.113.9" };
+    const match = matchRequest("GET", "/api/v1/public/download", anonymous);
+    expect(match.rule.id).toBe("public-download-ip");
+    expect(match.key).toBe("public-download-ip:ip:203.0.113.9");
   });
 });
 

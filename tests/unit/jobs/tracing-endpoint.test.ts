@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { tracingEndpoint } from "../../../src/server/jobs/engine/deploy-step";
+import { tracingEndpoint } from "../../../src/server/services/tracing/endpoint";
 
 // Where deployed pods send traces (contract 15.7): HANGAR_TRACING_ENDPOINT, else the public
 // URL's tracing base, else nowhere (no tracing env is rendered).

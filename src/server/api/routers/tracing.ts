@@ -48,7 +48,7 @@ export const tracingRouter = createRouter({
   run: workspaceProcedure
     .input(runIdInput)
     .output(runDetail)
-    .query(({ ctx, input }) => readRun(ctx.db, ctx.actor, input.id)),
+    .query(({ ctx, input }) => readRun(ctx.db, ctx.actor, input.id, ctx.origin)),
   traceRuns: workspaceProcedure
     .input(traceRunsInput)
     .output(traceTree)

@@ -7,6 +7,7 @@ import type { StoredSecret } from "@/server/services/deployments/secrets";
 import { asJson } from "@/server/services/deployments/serialize";
 import type { Runtime } from "@/generated/prisma/client";
 import { deploymentUrlOf } from "@/server/services/deployments/url";
+import { tracingEndpoint } from "@/server/services/tracing/endpoint";
 import { issueIngestKey, revokeSupersededIngestKeys } from "@/server/services/tracing/ingest-keys";
 import { StepFailure } from "../drivers";
 import { DRY_RUN_MESSAGE } from "../drivers/recording";
@@ -30,15 +31,6 @@ export function databasePasswordOf(deploymentId: string): string {
   return createHmac("sha256", env.HANGAR_ENCRYPTION_KEY ?? "")
     .update(`database-password:${deploymentId}`)
     .digest("hex");
-}
-
-/** The tracing base pods send runs to: HANGAR_TRACING_ENDPOINT, else the public URL's. */
-export function tracingEndpoint(
-  config: Pick<typeof env, "HANGAR_TRACING_ENDPOINT" | "HANGAR_PUBLIC_URL"> = env,
-): string | null {
-  const trim = (url: string) => url.replace(/\/+$/, "");
-  if (config.HANGAR_TRACING_ENDPOINT) return trim(config.HANGAR_TRACING_ENDPOINT);
-  return config.HANGAR_PUBLIC_URL ? `${trim(config.HANGAR_PUBLIC_URL)}/api/v1` : null;
 }
 
 /**

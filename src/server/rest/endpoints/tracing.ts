@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  attachmentDownloadQuery,
   feedback,
   feedbackCreateBody,
   feedbackListQuery,
@@ -148,14 +149,29 @@ export const tracingEndpoints = {
     operationId: "readRunAttachment",
     summary: "Download one of a run's attachments (its bytes, as sent)",
     description:
-      "Served as a download (Content-Disposition: attachment, nosniff, a sandboxing CSP) with the type it was sent with.",
+      "Served as a download (Content-Disposition: attachment, nosniff, a sandboxing CSP) with the type it was sent with. With an API key; without one, at the attachment's `presigned_url` (downloadRunAttachment).",
     tag,
     ingestKeys: "refused",
     params: runAttachmentParams,
     response: z.string().meta({ description: "The attachment's bytes" }),
     responseType: "application/octet-stream",
     status: 200,
-    errors: [404],
+    errors: [403, 404],
+  }),
+  downloadRunAttachment: defineEndpoint({
+    method: "GET",
+    path: "/api/v1/public/download",
+    operationId: "downloadRunAttachment",
+    summary: "Download a run's attachment at its presigned_url, without an API key",
+    description:
+      "The `presigned_url` a read hands out (`s3_urls`): `run_id`, `name`, `workspace` and `expires` signed together by `signature`, for an hour after the read. Served as readRunAttachment serves it. An altered or expired URL answers 403; a workspace the run is not in 404; a part missing or malformed 422. Rate limit: the Public download row, 5000/60 per address.",
+    tag,
+    auth: "public",
+    query: attachmentDownloadQuery,
+    response: z.string().meta({ description: "The attachment's bytes" }),
+    responseType: "application/octet-stream",
+    status: 200,
+    errors: [403, 404],
   }),
   readRunTree: defineEndpoint({
     method: "GET",

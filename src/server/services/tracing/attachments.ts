@@ -1,17 +1,25 @@
 import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
+import type { AttachmentDownload } from "@/schemas/tracing";
 import type { Actor } from "@/server/auth/actor";
 import type { DbClient } from "@/server/db";
-import { AppError, notFound } from "@/server/errors";
+import { AppError, forbidden, notFound } from "@/server/errors";
 import { describeError, log } from "@/server/log";
 import { TRACING_OBJECT_PATH, uploadStore } from "@/server/storage";
+import {
+  checkAttachmentSignature,
+  storedAttachments,
+  type StoredAttachment,
+} from "./attachment-urls";
 import { isUuid } from "./ids";
 import { TRACING_MAX_PART_BYTES } from "./limits";
 import { runStore } from "./run-store";
 
 // Run attachments (the SDK's `attachment.<run id>.<name>` multipart parts): their bytes in the
 // storage backend (S3, or encrypted files under HANGAR_DATA_DIR), the run's `attachments`
-// column naming them. Read back only through the run, inside its workspace.
+// column naming them. Read back only through the run, inside its workspace: with its API key, or
+// at a presigned_url the workspace's read handed out (attachment-urls.ts), served at
+// `/public/download` so that the spec's Public download row limits it.
 
 /** Letters, digits, `_`, `-` and spaces (not first), at most 128: no dots, no slashes. */
 export const ATTACHMENT_NAME = /^[A-Za-z0-9_-][A-Za-z0-9 _-]{0,127}$/;
@@ -20,13 +28,6 @@ export interface AttachmentUpload {
   name: string;
   mimeType: string;
   bytes: Buffer;
-}
-
-/** What the run's row keeps per attachment name. */
-export interface StoredAttachment {
-  object: string;
-  mime_type: string;
-  size: number;
 }
 
 const MIME = /^[\w.+-]{1,127}\/[\w.+-]{1,127}$/;
@@ -85,14 +86,9 @@ export async function storeAttachments(
   return stored;
 }
 
-const asStored = (value: unknown): Record<string, StoredAttachment> =>
-  value && typeof value === "object" && !Array.isArray(value)
-    ? (value as Record<string, StoredAttachment>)
-    : {};
-
 /** The objects an attachments map names. */
 export const attachmentObjects = (value: unknown): string[] =>
-  Object.values(asStored(value)).map((a) => a.object);
+  Object.values(storedAttachments(value)).map((a) => a.object);
 
 /**
  * Deletes stored objects (a refused write's, a deleted project's runs'). Best effort: a storage
@@ -112,45 +108,61 @@ export async function removeStoredObjects(objects: (string | null | undefined)[]
   }
 }
 
-/**
- * A run's attachments as read, in the SDK's `s3_urls` shape: `attachment.<name>` → where to
- * download it (with credentials), its type and size. The Python SDK builds its Run with its own
- * `attachments` from this field, and fails on a run that also carries one.
- */
-export function attachmentsView(runId: string, value: unknown) {
-  return Object.fromEntries(
-    Object.entries(asStored(value)).map(([name, stored]) => [
-      `attachment.${name}`,
-      {
-        presigned_url: `/api/v1/runs/${runId}/attachments/${encodeURIComponent(name)}`,
-        s3_url: null,
-        mime_type: stored.mime_type,
-        size: stored.size,
-      },
-    ]),
-  );
+export interface AttachmentFile {
+  body: Readable;
+  mimeType: string;
+  size: number;
 }
 
 /** One attachment's bytes: 404 unless the run is the caller's workspace's and has it. */
-export async function openAttachment(
+export function openAttachment(
   db: DbClient,
   actor: Actor,
   runId: string,
   name: string,
-): Promise<{ body: Readable; mimeType: string; size: number }> {
+): Promise<AttachmentFile> {
+  return openInWorkspace(db, actor.workspaceId, runId, name);
+}
+
+/**
+ * The same at a presigned_url (`/public/download`), without a key: its signature first (an
+ * altered or expired URL is a 403), then the run in the workspace the URL names (404 as with a
+ * key).
+ */
+export function openSignedAttachment(
+  db: DbClient,
+  download: AttachmentDownload,
+): Promise<AttachmentFile> {
+  const { workspace: workspaceId, run_id: runId, name } = download;
+  const check = checkAttachmentSignature(
+    { workspaceId, runId, name },
+    download.expires,
+    download.signature,
+  );
+  if (check === "invalid") throw forbidden("The attachment URL's signature is not valid.");
+  if (check === "expired") throw forbidden("The attachment URL has expired: read the run again.");
+  return openInWorkspace(db, workspaceId, runId, name);
+}
+
+async function openInWorkspace(
+  db: DbClient,
+  workspaceId: string,
+  runId: string,
+  name: string,
+): Promise<AttachmentFile> {
   const [run] = isUuid(runId)
     ? await runStore.findRuns(db, {
-        workspaceId: actor.workspaceId,
+        workspaceId,
         ids: [runId],
         order: "desc",
         limit: 1,
       })
     : [];
   if (!run) throw notFound(`Run ${runId} not found`);
-  const stored = Object.hasOwn(asStored(run.attachments), name)
-    ? asStored(run.attachments)[name]!
+  const stored = Object.hasOwn(storedAttachments(run.attachments), name)
+    ? storedAttachments(run.attachments)[name]!
     : null;
-  if (!stored || TRACING_OBJECT_PATH.exec(stored.object)?.[2] !== actor.workspaceId)
+  if (!stored || TRACING_OBJECT_PATH.exec(stored.object)?.[2] !== workspaceId)
     throw notFound(`Run ${runId} has no attachment ${name}`);
   // Gone from the store (a delete cut short, or restored rows): absent, not a failure.
   if (!(await inStorage("find an attachment", () => uploadStore().exists(stored.object))))

@@ -1,13 +1,16 @@
 import { Prisma } from "@/generated/prisma/client";
-import type { RunField } from "@/schemas/tracing";
+import { RUN_FIELDS, type RunField } from "@/schemas/tracing";
 import { readRows, type DbClient } from "@/server/db";
 import { TRACING_OBJECT_PATH } from "@/server/storage/types";
+import { attachmentsView, type AttachmentLinks } from "./attachment-urls";
 import { findRunsSql, type RunFilter } from "./run-store";
 import { isoSql } from "./time";
 
 // The run query's answer built by PostgreSQL (POST /runs/query): each run as the SDK's Run JSON
 // text, exactly as toRun (runs-read.ts) makes it from a stored row, so the REST door sends the
-// text as it is instead of turning the runs' JSON into objects and back.
+// text as it is instead of turning the runs' JSON into objects and back. All but `s3_urls`:
+// its URLs are signed with a server key the database never sees, so toRun's own attachmentsView
+// makes it from the row's `attachments`, and it goes between the text of the fields around it.
 
 /** A JSON value column whose JSON null reads as absent (toRun's `??`). */
 const value = (column: string) => `NULLIF(${column}, 'null'::jsonb)`;
@@ -17,12 +20,10 @@ const marker = (ref: string) => `CASE WHEN ${ref} ->> 'object' ~ '${TRACING_OBJE
   THEN json_build_object('ROOT', json_build_object('presigned_url', '/api/v1/runs/' || id,
     's3_url', NULL::text, 'size', ${ref} -> 'size')) END`;
 
-/**
- * Each field of the SDK's Run as SQL on a `tracing_runs` row, in toRun's order. Attachment names
- * are letters, digits, spaces, _ and - (ATTACHMENT_NAME), so a space is all encodeURIComponent
- * would change in their URLs.
- */
-const RUN_JSON: Record<RunField, string> = {
+type SqlField = Exclude<RunField, "s3_urls">;
+
+/** Each field of the SDK's Run but s3_urls as SQL on a `tracing_runs` row, in toRun's order. */
+const RUN_JSON: Record<SqlField, string> = {
   id: "id",
   name: "COALESCE(name, '')",
   run_type: "COALESCE(run_type, 'chain')",
@@ -46,11 +47,6 @@ const RUN_JSON: Record<RunField, string> = {
     '[]'::json)`,
   session_id: "project_id",
   reference_example_id: "reference_example_id",
-  s3_urls: `CASE WHEN jsonb_typeof(attachments) = 'object' THEN COALESCE((
-    SELECT json_object_agg('attachment.' || a.key, json_build_object(
-      'presigned_url', '/api/v1/runs/' || id || '/attachments/' || replace(a.key, ' ', '%20'),
-      's3_url', NULL::text, 'mime_type', a.value -> 'mime_type', 'size', a.value -> 'size'))
-    FROM jsonb_each(attachments) AS a), '{}'::json) ELSE '{}'::json END`,
   prompt_tokens: "prompt_tokens",
   completion_tokens: "completion_tokens",
   total_tokens: "total_tokens",
@@ -65,18 +61,29 @@ const RUN_JSON: Record<RunField, string> = {
   outputs_s3_urls: marker("outputs_ref"),
 };
 
-const ALL_FIELDS = Object.keys(RUN_JSON) as RunField[];
+const objectOf = (fields: readonly RunField[]) =>
+  `json_build_object(${fields
+    .filter((f): f is SqlField => f !== "s3_urls")
+    .map((f) => `'${f}', ${RUN_JSON[f]}`)
+    .join(",\n  ")})::text`;
 
-/** The SELECT list: the run's JSON text, and its (sort_time, id) for the next page's cursor. */
+/**
+ * The SELECT list: the run's JSON text (the fields before `s3_urls` when it is selected, then
+ * those after it and the attachments), and its (sort_time, id) for the next page's cursor.
+ */
 function selectJson(fields: readonly RunField[]): Prisma.Sql {
-  const pairs = fields.map((f) => `'${f}', ${RUN_JSON[f]}`).join(",\n  ");
-  return Prisma.raw(`SELECT json_build_object(${pairs})::text AS json,
-  ${isoSql("sort_time")} AS sort_time, id::text AS id
+  const at = fields.indexOf("s3_urls");
+  const parts =
+    at < 0
+      ? `${objectOf(fields)} AS json, NULL::text AS json_after, NULL::jsonb AS attachments`
+      : `${objectOf(fields.slice(0, at))} AS json, ${objectOf(fields.slice(at + 1))} AS json_after,
+  attachments`;
+  return Prisma.raw(`SELECT ${parts}, ${isoSql("sort_time")} AS sort_time, id::text AS id
   FROM "tracing_runs"`);
 }
 
 /** The one statement findRunsJson sends (bench:ingest times it bare, without the API around it). */
-export function findRunsJsonSql(f: RunFilter, fields: readonly RunField[] = ALL_FIELDS) {
+export function findRunsJsonSql(f: RunFilter, fields: readonly RunField[] = RUN_FIELDS) {
   return findRunsSql(f, selectJson(fields));
 }
 
@@ -86,15 +93,31 @@ export interface RunJsonRow {
   id: string;
 }
 
+interface RunJsonParts extends RunJsonRow {
+  json_after: string | null;
+  attachments: unknown;
+}
+
+/** `{before…, "s3_urls": …, after…}`: the row's s3_urls as toRun makes it, between the texts. */
+function withAttachments(row: RunJsonParts, links: AttachmentLinks): RunJsonRow {
+  const { json, json_after: after, sort_time, id } = row;
+  if (after === null) return { json, sort_time, id };
+  const s3Urls = `"s3_urls" : ${JSON.stringify(attachmentsView(id, row.attachments, links))}`;
+  const members = [json.slice(1, -1), s3Urls, after.slice(1, -1)].filter((m) => m !== "");
+  return { json: `{${members.join(", ")}}`, sort_time, id };
+}
+
 /**
- * Runs matching the filter as the SDK's Run JSON, all fields or these (each once), in order.
- * Sent unnamed: a named statement per distinct text (selections, filters, limits) would pile up
- * on every pooled connection.
+ * Runs matching the filter as the SDK's Run JSON, all fields or these (each once), in order,
+ * their attachments at `links`. Sent unnamed: a named statement per distinct text (selections,
+ * filters, limits) would pile up on every pooled connection.
  */
 export async function findRunsJson(
   db: DbClient,
   f: RunFilter,
+  links: AttachmentLinks,
   fields?: readonly RunField[],
 ): Promise<RunJsonRow[]> {
-  return readRows<RunJsonRow>(db, findRunsJsonSql(f, fields), { named: false });
+  const rows = await readRows<RunJsonParts>(db, findRunsJsonSql(f, fields), { named: false });
+  return rows.map((row) => withAttachments(row, links));
 }

@@ -2,7 +2,7 @@ import { RUN_FIELDS, type RunField, type RunQuery } from "@/schemas/tracing";
 import type { Actor } from "@/server/auth/actor";
 import type { DbClient } from "@/server/db";
 import { invalidField, notFound } from "@/server/errors";
-import { attachmentsView } from "./attachments";
+import { attachmentLinks, attachmentsView, type AttachmentLinks } from "./attachment-urls";
 import { isUuid } from "./ids";
 import { requireOwnProjects } from "./projects";
 import { runStore, type RunConditions, type RunFilter, type StoredRun } from "./run-store";
@@ -11,8 +11,8 @@ import { parseDottedOrder, toIsoInstant } from "./time";
 
 // Reading runs back: one run by id, and the SDK's run query with cursor paging.
 
-/** A stored run in the SDK's Run shape. */
-export function toRun(row: StoredRun): Record<string, unknown> {
+/** A stored run in the SDK's Run shape, its attachments at `links`. */
+export function toRun(row: StoredRun, links: AttachmentLinks): Record<string, unknown> {
   const ancestors = row.dotted_order ? parseDottedOrder(row.dotted_order).ids.slice(0, -1) : [];
   return {
     id: row.id,
@@ -35,7 +35,7 @@ export function toRun(row: StoredRun): Record<string, unknown> {
     parent_run_ids: ancestors,
     session_id: row.project_id,
     reference_example_id: row.reference_example_id,
-    s3_urls: attachmentsView(row.id, row.attachments),
+    s3_urls: attachmentsView(row.id, row.attachments, links),
     prompt_tokens: row.prompt_tokens,
     completion_tokens: row.completion_tokens,
     total_tokens: row.total_tokens,
@@ -50,10 +50,12 @@ export function toRun(row: StoredRun): Record<string, unknown> {
   };
 }
 
+/** One run by id; `origin`: where the caller reached Hangar (attachmentLinks). */
 export async function readRun(
   db: DbClient,
   actor: Actor,
   id: string,
+  origin: string | undefined,
 ): Promise<Record<string, unknown>> {
   const [row] = isUuid(id)
     ? await runStore.findRuns(db, {
@@ -64,7 +66,7 @@ export async function readRun(
       })
     : [];
   if (!row) throw notFound(`Run ${id} not found`);
-  return withStoredFields(row, toRun(row));
+  return withStoredFields(row, toRun(row, attachmentLinks(actor.workspaceId, origin)));
 }
 
 export const encodeCursor = (row: { sort_time: string; id: string }) =>
@@ -117,7 +119,12 @@ export function runConditionsOf(
  * the page are read at once (a project of another workspace is still a 404: its runs are never
  * the caller's, and the page is thrown away).
  */
-export async function queryRunsJson(db: DbClient, actor: Actor, query: RunQuery): Promise<string> {
+export async function queryRunsJson(
+  db: DbClient,
+  actor: Actor,
+  query: RunQuery,
+  origin: string,
+): Promise<string> {
   const owned = requireOwnProjects(db, actor, query.session);
   let filter: RunFilter;
   let fields: RunField[] | undefined;
@@ -141,7 +148,10 @@ export async function queryRunsJson(db: DbClient, actor: Actor, query: RunQuery)
     throw error;
   }
   const limit = filter.limit - 1;
-  const [, rows] = await Promise.all([owned, runStore.findRunsJson(db, filter, fields)]);
+  const [, rows] = await Promise.all([
+    owned,
+    runStore.findRunsJson(db, filter, attachmentLinks(actor.workspaceId, origin), fields),
+  ]);
   const page = rows.slice(0, limit);
   const next = rows.length > limit ? encodeCursor(page[page.length - 1]!) : null;
   return `{"runs":[${page.map((r) => r.json).join(",")}],"cursors":{"next":${JSON.stringify(next)}}}`;

@@ -8,7 +8,9 @@ import { ingestRuns } from "@/server/services/tracing/ingest";
 import { readRun } from "@/server/services/tracing/runs-read";
 
 export const { GET, POST, PATCH, PUT, DELETE } = methodsOrNotFound({
-  GET: route(e.readRun, ({ db, actor, params }) => readRun(db, actor, params.run_id)),
+  GET: route(e.readRun, ({ db, actor, params, origin }) =>
+    readRun(db, actor, params.run_id, origin),
+  ),
   PATCH: route(e.patchRun, async ({ db, actor, params, body }) => {
     if (!isUuid(params.run_id)) throw notFound(`Run ${params.run_id} not found`);
     if (body.id && body.id.toLowerCase() !== params.run_id.toLowerCase())

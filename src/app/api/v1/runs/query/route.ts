@@ -5,7 +5,7 @@ import { route } from "@/server/rest/route";
 import { queryRunsJson } from "@/server/services/tracing/runs-read";
 
 export const { GET, POST, PATCH, PUT, DELETE } = methodsOrNotFound({
-  POST: route(e.queryRuns, async ({ db, actor, body, requestId }) =>
-    jsonTextResponse(await queryRunsJson(db, actor, body), 200, requestId),
+  POST: route(e.queryRuns, async ({ db, actor, body, requestId, origin }) =>
+    jsonTextResponse(await queryRunsJson(db, actor, body, origin), 200, requestId),
   ),
 });

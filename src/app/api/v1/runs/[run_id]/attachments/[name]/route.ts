@@ -1,24 +1,16 @@
-import { Readable } from "node:stream";
+import { attachmentResponse } from "@/server/rest/attachment-download";
 import { tracingEndpoints as e } from "@/server/rest/endpoints/tracing";
 import { methodsOrNotFound } from "@/server/rest/not-found";
 import { route } from "@/server/rest/route";
-import { REQUEST_ID_HEADER } from "@/server/request-id";
 import { openAttachment } from "@/server/services/tracing/attachments";
 
+// With the API key only; the keyless presigned_url is served at /api/v1/public/download.
 export const { GET, POST, PATCH, PUT, DELETE } = methodsOrNotFound({
-  GET: route(e.readRunAttachment, async ({ db, actor, params, requestId }) => {
-    const file = await openAttachment(db, actor, params.run_id, params.name);
-    // Whatever type it was sent as, never rendered on Hangar's origin.
-    return new Response(Readable.toWeb(file.body) as ReadableStream, {
-      headers: {
-        "Content-Type": file.mimeType,
-        "Content-Length": String(file.size),
-        "Content-Disposition": `attachment; filename="${params.name}"`,
-        "X-Content-Type-Options": "nosniff",
-        "Content-Security-Policy": "sandbox",
-        "Cache-Control": "no-store",
-        [REQUEST_ID_HEADER]: requestId,
-      },
-    });
-  }),
+  GET: route(e.readRunAttachment, async ({ db, actor, params, requestId }) =>
+    attachmentResponse(
+      await openAttachment(db, actor, params.run_id, params.name),
+      params.name,
+      requestId,
+    ),
+  ),
 });

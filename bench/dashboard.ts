@@ -3,6 +3,13 @@
 // navigation to the table being visible (p50/p99 over several runs) and the ratio, plus the
 // page's first-load JavaScript (transferred, i.e. gzip as served, and decoded). Runs on the machine's
 // PostgreSQL and on the embedded default (BENCH_DATABASES picks), printing both.
+//
+// What the first-load count is: every script a cold load of /deployments fetches until the
+// network is idle: the document's <script> tags and every chunk they load in turn (the client
+// components of the page's RSC payload, anything import()ed while hydrating or on mount). Link
+// prefetching is left out: its requests (`Next-Router-Prefetch` header) are refused, so the
+// chunks of other routes' client components, which decoding a prefetched payload would load,
+// are never fetched. The count is then the same from run to run and is the page's own code.
 import { chromium, type Browser, type Page, type Request } from "@playwright/test";
 import { buildIfStale } from "../scripts/build-if-stale";
 import { hashPassword } from "../src/server/auth/passwords";
@@ -60,6 +67,14 @@ async function firstLoadJs(browser: Browser, baseUrl: string, email: string) {
     storageState: await context.storageState(),
   });
   const cold = await fresh.newPage();
+  // Prefetches of the links on the page (other routes' RSC payloads, whose decoding would load
+  // those routes' client chunks) are not this page's first load.
+  let prefetches = 0;
+  await cold.route(/[?&]_rsc=/, (route, request) => {
+    if (!request.headers()["next-router-prefetch"]) return route.fallback();
+    prefetches++;
+    return route.abort();
+  });
   const scripts: Promise<[number, number, string]>[] = [];
   const onFinished = (request: Request) => {
     if (request.resourceType() !== "script") return;
@@ -81,6 +96,7 @@ async function firstLoadJs(browser: Browser, baseUrl: string, email: string) {
     for (const [t, d, url] of [...sizes].sort((a, b) => b[0] - a[0]))
       console.log(`${(t / 1024).toFixed(1)} KiB gzip, ${(d / 1024).toFixed(1)} KiB: ${url}`);
   return {
+    prefetches,
     files: sizes.length,
     transferred: sizes.reduce((n, [t]) => n + t, 0),
     decoded: sizes.reduce((n, [, d]) => n + d, 0),
@@ -130,7 +146,9 @@ async function measure(url: string): Promise<boolean> {
     console.log(
       `| ratio | ${(percentile(times.big, 50) / percentile(times.small, 50)).toFixed(2)} | ${(percentile(times.big, 99) / percentile(times.small, 99)).toFixed(2)} |`,
     );
-    console.log(`\nFirst-load JavaScript of /deployments (cold cache): ${js.files} files\n`);
+    console.log(
+      `\nFirst-load JavaScript of /deployments (cold cache): ${js.files} files (${js.prefetches} link prefetches refused, not counted)\n`,
+    );
     console.log("| measure | KiB |\n|---|---|");
     console.log(`| transferred (gzip as served) | ${(js.transferred / 1024).toFixed(1)} |`);
     console.log(`| decoded (raw) | ${(js.decoded / 1024).toFixed(1)} |`);

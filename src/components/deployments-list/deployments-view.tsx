@@ -1,48 +1,41 @@
 "use client";
 
-import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
-import { FolderGit2Icon, SearchXIcon } from "@/components/ui/icons";
-import Link from "next/link";
-import { Button, buttonClass } from "@/components/ui/button";
-import { EmptyState } from "@/components/ui/empty-state";
+import { useQueryClient } from "@tanstack/react-query";
+import { lazy, Suspense } from "react";
 import { useTRPC } from "@/trpc/react";
 import { DeploymentsTable } from "./deployments-table";
 import { Filters } from "./filters";
-import { hasFilters, listInput, type ListFilters } from "./list-params";
+import { hasFilters, listInput, noFilters } from "./list-params";
 import { Pagination } from "./pagination";
 import { useListFilters } from "./use-list-filters";
 import { useDeploymentChanges } from "./use-deployment-changes";
+import { useFetchedQuery } from "./use-fetched-query";
 import { useTagOptions } from "./use-tag-options";
 
-const clearedFilters: Partial<ListFilters> = {
-  name_contains: "",
-  status: [],
-  tag_value_ids: [],
-  deployment_type: null,
-  remote_reconciled: null,
-  previews: null,
-  image_version: "",
-};
+// Rarely shown, so loaded when shown (at once when the first answer is empty).
+const EmptyList = lazy(() => import("./empty-list").then((m) => ({ default: m.EmptyList })));
 
 export function DeploymentsView() {
   const trpc = useTRPC();
   const { filters, setFilters } = useListFilters();
   const tags = useTagOptions();
   const queryClient = useQueryClient();
-  const list = useQuery({
-    ...trpc.deployments.list.queryOptions(listInput(filters)),
-    placeholderData: keepPreviousData,
-  });
-  // Created, changed, deployed, deleted: the server says so and the list reads itself again.
+  const list = useFetchedQuery(trpc.deployments.list.queryOptions(listInput(filters)));
+  // Created, changed, deployed, deleted: the server says so and the list reads itself again (the
+  // other pages of it in the cache are read again when shown).
   const live = useDeploymentChanges(() => {
-    void queryClient.invalidateQueries({ queryKey: trpc.deployments.list.pathKey() });
+    void queryClient.invalidateQueries({
+      queryKey: trpc.deployments.list.pathKey(),
+      refetchType: "none",
+    });
+    list.refetch();
   });
   const rows = list.data?.resources ?? [];
   const total = list.data?.total ?? 0;
   const filtered = hasFilters(filters);
 
   let body;
-  if (list.isError) {
+  if (list.error) {
     body = (
       <div
         role="alert"
@@ -51,36 +44,15 @@ export function DeploymentsView() {
         Could not load deployments: {list.error.message}
       </div>
     );
-  } else if (list.data && rows.length === 0 && !filtered && filters.offset === 0) {
-    body = (
-      <EmptyState
-        icon={FolderGit2Icon}
-        title="No deployments yet"
-        description="Import a repository to create your first deployment. Each change cuts a revision that Hangar deploys to the configured cluster."
-        action={
-          <Link href="/import" className={buttonClass()}>
-            Import a repository
-          </Link>
-        }
-      />
-    );
   } else if (list.data && rows.length === 0) {
     body = (
-      <EmptyState
-        icon={SearchXIcon}
-        title={filtered ? "No deployments match these filters" : "No deployments on this page"}
-        description={
-          filtered ? "Try a different search or remove a filter." : "Go back to the first page."
-        }
-        action={
-          <Button
-            variant="secondary"
-            onClick={() => setFilters(filtered ? clearedFilters : { offset: 0 })}
-          >
-            {filtered ? "Clear filters" : "First page"}
-          </Button>
-        }
-      />
+      <Suspense>
+        <EmptyList
+          filtered={filtered}
+          firstPage={filters.offset === 0}
+          onReset={() => setFilters(filtered ? noFilters : { offset: 0 })}
+        />
+      </Suspense>
     );
   } else {
     body = (

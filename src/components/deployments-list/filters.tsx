@@ -1,7 +1,6 @@
 "use client";
 
-import { XIcon } from "@/components/ui/icons";
-import { Button } from "@/components/ui/button";
+import { lazy, Suspense } from "react";
 import { Select } from "@/components/ui/select";
 import { deploymentTypes } from "@/schemas/deployment-values";
 import { CheckPopover } from "./check-popover";
@@ -21,6 +20,10 @@ type SetFilters = (patch: Partial<ListFilters>) => void;
 
 export { typeLabels };
 const statusOptions = statusChoices.map((s) => ({ value: s, label: statusLabels[s] }));
+// The chips' code loads only when a filter is set (at once when the URL carries one).
+const ActiveFilters = lazy(() =>
+  import("./active-filters").then((m) => ({ default: m.ActiveFilters })),
+);
 
 export function Filters({
   filters,
@@ -119,103 +122,10 @@ export function Filters({
         />
       </div>
       {hasFilters(filters) && (
-        <ActiveFilters filters={filters} setFilters={setFilters} tags={tags} />
+        <Suspense>
+          <ActiveFilters filters={filters} setFilters={setFilters} tags={tags} />
+        </Suspense>
       )}
-    </div>
-  );
-}
-
-function Chip({ label, onRemove }: { label: string; onRemove: () => void }) {
-  return (
-    <span className="inline-flex items-center gap-1 rounded-full border border-zinc-200 bg-white py-0.5 pr-1 pl-2.5 text-xs dark:border-zinc-700 dark:bg-zinc-900">
-      {label}
-      <button
-        type="button"
-        onClick={onRemove}
-        aria-label={`Remove filter ${label}`}
-        className="rounded-full p-0.5 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-900 focus-visible:outline-2 focus-visible:outline-blue-600 dark:hover:bg-zinc-800 dark:hover:text-zinc-100"
-      >
-        <XIcon aria-hidden className="size-3" />
-      </button>
-    </span>
-  );
-}
-
-function ActiveFilters({
-  filters: f,
-  setFilters,
-  tags,
-}: {
-  filters: ListFilters;
-  setFilters: SetFilters;
-  tags: ReturnType<typeof useTagOptions>;
-}) {
-  return (
-    <div className="flex flex-wrap items-center gap-2" aria-label="Active filters" role="group">
-      {f.name_contains && (
-        <Chip
-          label={`Name contains “${f.name_contains}”`}
-          onRemove={() => setFilters({ name_contains: "" })}
-        />
-      )}
-      {f.status.map((s) => (
-        <Chip
-          key={s}
-          label={`Status: ${statusLabels[s]}`}
-          onRemove={() => setFilters({ status: f.status.filter((x) => x !== s) })}
-        />
-      ))}
-      {f.tag_value_ids.map((id) => {
-        const tag = tags.byId.get(id);
-        return (
-          <Chip
-            key={id}
-            label={tag ? `${tag.key}: ${tag.value}` : "Tag"}
-            onRemove={() => setFilters({ tag_value_ids: f.tag_value_ids.filter((x) => x !== id) })}
-          />
-        );
-      })}
-      {f.deployment_type && (
-        <Chip
-          label={`Type: ${typeLabels[f.deployment_type]}`}
-          onRemove={() => setFilters({ deployment_type: null })}
-        />
-      )}
-      {f.remote_reconciled && (
-        <Chip
-          label={f.remote_reconciled === "true" ? "Remote reconciled" : "Hangar reconciled"}
-          onRemove={() => setFilters({ remote_reconciled: null })}
-        />
-      )}
-      {f.previews && (
-        <Chip
-          label={f.previews === "exclude" ? "Previews hidden" : "Only previews"}
-          onRemove={() => setFilters({ previews: null })}
-        />
-      )}
-      {f.image_version && (
-        <Chip
-          label={`Image ${f.image_version}`}
-          onRemove={() => setFilters({ image_version: "" })}
-        />
-      )}
-      <Button
-        variant="ghost"
-        size="sm"
-        onClick={() =>
-          setFilters({
-            name_contains: "",
-            status: [],
-            tag_value_ids: [],
-            deployment_type: null,
-            remote_reconciled: null,
-            previews: null,
-            image_version: "",
-          })
-        }
-      >
-        Clear filters
-      </Button>
     </div>
   );
 }

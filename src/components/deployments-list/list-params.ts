@@ -94,6 +94,17 @@ export function paramsFromFilters(f: ListFilters): URLSearchParams {
   return p;
 }
 
+/** Every filter off (sort and page size kept). */
+export const noFilters: Partial<ListFilters> = {
+  name_contains: "",
+  status: [],
+  tag_value_ids: [],
+  deployment_type: null,
+  remote_reconciled: null,
+  previews: null,
+  image_version: "",
+};
+
 export function hasFilters(f: ListFilters): boolean {
   return Boolean(
     f.name_contains ||

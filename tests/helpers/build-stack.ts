@@ -34,6 +34,8 @@ export interface BuildStack {
   baseImage: string;
   kube: FakeKubeApi;
   worker: RunningWorker;
+  /** What the server printed (for a failure's message). */
+  serverOutput(): string;
   /** Starts another worker with the same settings (after the test killed this one). */
   restartWorker(): Promise<void>;
   /** Another tenant, with a base image of its own in its workspace's namespace. */
@@ -135,6 +137,7 @@ export async function startBuildStack(workerEnv: Record<string, string>): Promis
       baseImage,
       kube,
       worker,
+      serverOutput: () => server.output(),
       async restartWorker() {
         stack.worker = await startWorker();
       },

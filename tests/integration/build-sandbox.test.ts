@@ -358,7 +358,7 @@ describe("a build's bounds", () => {
     );
     // The next worker removes the group the dead one left, and builds the revision again. The
     // waits are for a loaded machine (CI runs three integration files at once); a failure says
-    // what the new worker printed.
+    // what the new worker and the server printed.
     await stack.restartWorker();
     try {
       await waitFor(
@@ -381,8 +381,13 @@ describe("a build's bounds", () => {
       expect(next.revision.status).toBe("DEPLOYED");
       expect(existsSync(leftBehind)).toBe(false);
     } catch (error) {
+      const errors = stack
+        .serverOutput()
+        .split("\n")
+        .filter((l) => /"level":"(error|warn)"/.test(l));
       (error as Error).message +=
-        `\nThe new worker printed:\n${stack.worker.output().slice(-4000)}`;
+        `\nThe new worker printed:\n${stack.worker.output().slice(-4000)}` +
+        `\nThe server's warnings and errors:\n${errors.join("\n").slice(-4000)}`;
       throw error;
     }
   }, 300_000);

@@ -5,6 +5,7 @@ import { engineGate, waitFor, waitForRevision } from "../helpers/engine";
 import { createTenant, testDb, type Tenant } from "../helpers/fixtures";
 import { api } from "../helpers/http";
 import { DRY_RUN_MESSAGE } from "../../src/server/jobs/drivers/recording";
+import { appendLogs } from "../../src/server/services/revisions/logs-append";
 import { createDeployment, patchOk, revisionsOf, uniqueName } from "../helpers/revision-fixtures";
 
 // The revision engine end to end: the test server's worker drives revisions from QUEUED to a
@@ -202,6 +203,37 @@ describe("POST .../revisions/{id}/interrupt", () => {
     const again = await interrupt(created.id, revisionId);
     expect(again.status).toBe(409);
     expect(again.body.detail).toBe(`Revision ${revisionId} has already finished (INTERRUPTED).`);
+  });
+
+  it("answers 200 while other processes write the revision's log; every line is kept, in turn", async () => {
+    const hold = { step: "deploy", name: uniqueName("busy-log") } as const;
+    await engineGate().hold(hold);
+    const created = await createCodehostDeployment(tenant.keys.editor, host, integrationId, {
+      name: hold.name,
+    });
+    const revisionId = created.latest_revision_id;
+    await engineGate().waitUntilHeld(hold);
+    // Writers in this process (as the worker's live log and a lifeline are in theirs), five at
+    // once, while the interrupt appends its own line in the server's transaction.
+    const rounds = Array.from({ length: 8 }, (_, round) =>
+      Array.from({ length: 5 }, (_, i) => `writer line ${round}.${i}`),
+    );
+    let interrupted: Awaited<ReturnType<typeof interrupt>> | undefined;
+    for (const [round, lines] of rounds.entries()) {
+      const writes = lines.map((line) => appendLogs(testDb(), revisionId, "build", [line]));
+      if (round === 2) interrupted = await interrupt(created.id, revisionId);
+      await Promise.all(writes);
+    }
+    await engineGate().release(hold);
+    expect(interrupted?.status, interrupted?.text).toBe(200);
+    const logs = await testDb().revisionLog.findMany({
+      where: { revisionId },
+      orderBy: { seq: "asc" },
+    });
+    expect(logs.map((l) => l.seq)).toEqual(logs.map((_, i) => i + 1));
+    const written = logs.map((l) => l.line);
+    for (const line of rounds.flat()) expect(written).toContain(line);
+    expect(written).toContain("Interrupted by an API key.");
   });
 
   it("answers 409 for a deployed revision", async () => {

@@ -84,7 +84,7 @@ export function PreviewApproval({ deployment: d }: { deployment: Deployment }) {
           }
         >
           <ShieldCheck aria-hidden className="size-4" />
-          Approve {head}
+          Approve commit {head}
         </ConfirmButton>
       )}
     </div>

@@ -31,7 +31,8 @@ export function CheckPopover({
   const count = selected.length;
   return (
     <Popover
-      label={count ? `${label}: ${count} selected` : label}
+      // The name starts with what the button shows ("Status 2"), as WCAG's label in name asks.
+      label={count ? `${label} ${count} selected` : label}
       triggerClassName={clsx(
         buttonClass("secondary"),
         "font-normal",
@@ -39,7 +40,7 @@ export function CheckPopover({
       )}
       trigger={
         <>
-          {label}
+          {label}{" "}
           {count > 0 && (
             <span className="rounded-full bg-zinc-900 px-1.5 text-xs text-white dark:bg-zinc-100 dark:text-zinc-900">
               {count}

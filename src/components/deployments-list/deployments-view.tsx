@@ -1,6 +1,6 @@
 "use client";
 
-import { useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense } from "react";
 import { useTRPC } from "@/trpc/react";
 import { DeploymentsTable } from "./deployments-table";
@@ -9,7 +9,6 @@ import { hasFilters, listInput, noFilters } from "./list-params";
 import { Pagination } from "./pagination";
 import { useListFilters } from "./use-list-filters";
 import { useDeploymentChanges } from "./use-deployment-changes";
-import { useFetchedQuery } from "./use-fetched-query";
 import { useTagOptions } from "./use-tag-options";
 
 // Rarely shown, so loaded when shown (at once when the first answer is empty).
@@ -20,22 +19,20 @@ export function DeploymentsView() {
   const { filters, setFilters } = useListFilters();
   const tags = useTagOptions();
   const queryClient = useQueryClient();
-  const list = useFetchedQuery(trpc.deployments.list.queryOptions(listInput(filters)));
-  // Created, changed, deployed, deleted: the server says so and the list reads itself again (the
-  // other pages of it in the cache are read again when shown).
+  const list = useQuery({
+    ...trpc.deployments.list.queryOptions(listInput(filters)),
+    placeholderData: keepPreviousData,
+  });
+  // Created, changed, deployed, deleted: the server says so and the list reads itself again.
   const live = useDeploymentChanges(() => {
-    void queryClient.invalidateQueries({
-      queryKey: trpc.deployments.list.pathKey(),
-      refetchType: "none",
-    });
-    list.refetch();
+    void queryClient.invalidateQueries({ queryKey: trpc.deployments.list.pathKey() });
   });
   const rows = list.data?.resources ?? [];
   const total = list.data?.total ?? 0;
   const filtered = hasFilters(filters);
 
   let body;
-  if (list.error) {
+  if (list.isError) {
     body = (
       <div
         role="alert"

@@ -1,8 +1,7 @@
 "use client";
 
-import { useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/trpc/react";
-import { useFetchedQuery } from "./use-fetched-query";
 
 export interface TagOption {
   id: string;
@@ -14,11 +13,11 @@ export interface TagOption {
 export function useTagOptions() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const keys = useFetchedQuery(trpc.tags.listKeys.queryOptions()).data ?? [];
+  const keys = useQuery(trpc.tags.listKeys.queryOptions()).data ?? [];
   const valuesOf = (tagKeyId: string) => trpc.tags.listValues.queryOptions({ tagKeyId });
   // One query over the keys' value lists, each still cached (and prefetched) on its own:
   // useQueries would add its own observer code to every page's first load.
-  const values = useFetchedQuery({
+  const values = useQuery({
     queryKey: [...trpc.tags.listValues.pathKey(), keys.map((k) => k.id)],
     queryFn: () => Promise.all(keys.map((k) => queryClient.fetchQuery(valuesOf(k.id)))),
     initialData: () => {

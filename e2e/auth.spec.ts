@@ -18,10 +18,14 @@ test("the audit fails a page with a serious violation, in either theme", async (
   // The audit itself: a nameless button (critical) fails the light run, text that only the dark
   // theme makes unreadable (serious contrast) fails the dark run.
   await page.goto("/signin");
-  await page.evaluate(() => document.body.append(document.createElement("button")));
+  await page.evaluate(() => {
+    const nameless = document.createElement("button");
+    nameless.id = "audit-nameless";
+    document.body.append(nameless);
+  });
   await expect(auditPage(page, "audit-fails")).rejects.toThrow(/button-name \(critical\)/);
   await page.evaluate(() => {
-    document.querySelector("body > button:last-child")?.remove();
+    document.getElementById("audit-nameless")?.remove();
     const style = document.createElement("style");
     style.textContent = "html.dark .audit-faint { color: #1a1a1a }";
     const faint = document.createElement("p");

@@ -38,12 +38,13 @@ export default defineConfig({
         extends: true,
         test: {
           // `npm start` itself, on the embedded default and on an external PostgreSQL: after the
-          // other projects, two files at a time. Each runs whole Hangar instances (own data
-          // folder, database and free ports) that mostly wait on processes they start and stop.
+          // other projects, one file at a time (each runs whole Hangar instances). Two at a time
+          // gained nothing beside Playwright (both suites' CPU was the limit) and made their
+          // timing-sensitive waits tighter.
           name: "launcher",
           include: ["tests/launcher/**/*.test.ts"],
           globalSetup: ["tests/launcher/global-setup.ts"],
-          maxWorkers: 2,
+          fileParallelism: false,
           sequence: { groupOrder: 1 },
           testTimeout: 180_000,
           hookTimeout: 180_000,

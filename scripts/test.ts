@@ -142,7 +142,7 @@ const e2e: Suite = {
 
 // Stages, one after another; the suites of a stage side by side. The unit and integration files
 // keep both cores busy on their own (the lint's half minute beside them). The launcher's files
-// (two at a time, whole Hangar instances that mostly wait on processes) and Playwright (one
+// (one at a time, whole Hangar instances that mostly wait on processes) and Playwright (one
 // browser, one server) each leave a core mostly idle, so they share a stage.
 const stages: Suite[][] = [
   [lint, vitest("vitest", ["unit", "integration"])],

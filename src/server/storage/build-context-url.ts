@@ -1,14 +1,10 @@
-import { createHmac } from "node:crypto";
-import { derivedKey } from "@/server/crypto";
-import { checkSignedExpiry, type UploadSignatureCheck } from "./signed-url";
+import { checkSignedExpiry, signFields, type UploadSignatureCheck } from "./signed-url";
 
 // A Kubernetes build's context URL authorises itself like an upload URL (signed-url.ts), with a
 // key of its own: an HMAC over the method, the context and the expiry.
 
-const signingKey = () => derivedKey("build-contexts.sign");
-
 export function signBuildContext(contextId: string, expiresAt: number): string {
-  return createHmac("sha256", signingKey()).update(`GET\n${contextId}\n${expiresAt}`).digest("hex");
+  return signFields("build-contexts.sign", ["GET", contextId, expiresAt]);
 }
 
 /** `{origin}/v2/build-contexts/{id}?expires=&signature=`: one GET until `expiresAt` (unix s). */

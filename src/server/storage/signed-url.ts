@@ -1,15 +1,17 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { derivedKey } from "@/server/crypto";
 
-// Hangar's own upload URLs authorise themselves: an HMAC over the method, the object and the
-// expiry, with a key derived from HANGAR_ENCRYPTION_KEY. Nothing else is signed with it.
+// Hangar's own URLs that authorise themselves (uploads here; build contexts, tracing
+// attachments): an HMAC over the method, what the URL names and its expiry, one line each, with
+// a key derived from HANGAR_ENCRYPTION_KEY for that kind of URL alone.
 
-const signingKey = () => derivedKey("uploads.sign");
+/** The hex HMAC-SHA256 of `fields`, one per line, with the key derived for `purpose`. */
+export function signFields(purpose: string, fields: (string | number)[]): string {
+  return createHmac("sha256", derivedKey(purpose)).update(fields.join("\n")).digest("hex");
+}
 
 export function signUpload(objectPath: string, expiresAt: number): string {
-  return createHmac("sha256", signingKey())
-    .update(`PUT\n${objectPath}\n${expiresAt}`)
-    .digest("hex");
+  return signFields("uploads.sign", ["PUT", objectPath, expiresAt]);
 }
 
 export type UploadSignatureCheck = "ok" | "expired" | "invalid";

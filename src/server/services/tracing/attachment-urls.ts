@@ -1,7 +1,9 @@
-import { createHmac } from "node:crypto";
 import { env } from "@/env";
-import { derivedKey } from "@/server/crypto";
-import { checkSignedExpiry, type UploadSignatureCheck } from "@/server/storage/signed-url";
+import {
+  checkSignedExpiry,
+  signFields,
+  type UploadSignatureCheck,
+} from "@/server/storage/signed-url";
 import { tracingEndpoint } from "./endpoint";
 
 // A run's attachments as a read lists them (the SDK's `s3_urls`). Each presigned_url authorises
@@ -24,17 +26,13 @@ export const storedAttachments = (value: unknown): Record<string, StoredAttachme
     ? (value as Record<string, StoredAttachment>)
     : {};
 
-const signingKey = () => derivedKey("tracing-attachments.sign");
-
 export function signAttachment(
   workspaceId: string,
   runId: string,
   name: string,
   expiresAt: number,
 ): string {
-  return createHmac("sha256", signingKey())
-    .update(`GET\n${workspaceId}\n${runId}\n${name}\n${expiresAt}`)
-    .digest("hex");
+  return signFields("tracing-attachments.sign", ["GET", workspaceId, runId, name, expiresAt]);
 }
 
 export function checkAttachmentSignature(

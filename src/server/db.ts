@@ -43,9 +43,9 @@ export const isFullClient = (db: DbClient): db is Db =>
   typeof (db as Partial<Db>).$connect === "function";
 
 /**
- * A read on the hottest paths (the deployment list), sent on the client's own pg pool past
- * Prisma's raw-query layer, which costs about 0.4 ms of CPU per query over pg's own 0.2 (profiled
- * under bench:list). Values are pg's: text stays text, so it suits queries whose columns are
+ * A statement on the hottest paths (the deployment list, run ingest and query), sent on the
+ * client's own pg pool past Prisma's raw-query layer, which costs about 0.4 ms of CPU per query
+ * over pg's own 0.2 (profiled under bench:list). Values are pg's: text stays text, so it suits queries whose columns are
  * text or JSON built by PostgreSQL. Each distinct text is a named statement, parsed once per
  * connection (the list's SQL is a few kilobytes: parsing it was a third of its database CPU).
  * `named: false` for a query whose texts vary without bound (each would stay prepared on every
@@ -53,7 +53,7 @@ export const isFullClient = (db: DbClient): db is Db =>
  */
 export async function readRows<T>(
   db: DbClient,
-  sql: Prisma.Sql,
+  sql: Pick<Prisma.Sql, "text" | "values">,
   { named = true }: { named?: boolean } = {},
 ): Promise<T[]> {
   const pool = pools.get(db);

@@ -9,7 +9,7 @@ import { ensureRunPartitions, retentionCutoff } from "./partitions";
 import { projectIdsByName, projectIdsInWorkspace } from "./projects";
 import { runStore, type RunRow } from "./run-store";
 import { removeRefusedObjects, storeRunObjects } from "./run-objects";
-import { DAY_MS, parseDottedOrder, toIsoInstant } from "./time";
+import { DAY_MS, parseDottedOrder, toIsoInstant, type DottedOrder } from "./time";
 
 // Run ingest, one door for every route (multipart, batch, single post and patch): each run is
 // checked on its own, so one bad run is refused with its reason and the rest are stored.
@@ -47,6 +47,10 @@ interface Planned {
   op: RunOp;
   run: RunWrite;
   sortTime: string | null;
+  /** The run's dotted_order and times, read once (null when absent or not a time). */
+  dotted: DottedOrder | null;
+  start: string | null;
+  end: string | null;
 }
 
 /** Stores posts and patches: posts first, so a post and its patch in one batch merge. */
@@ -71,7 +75,8 @@ export async function ingestRuns(
         }
         run = { ...run, session_id: scope.projectId, session_name: undefined };
       }
-      if (run.dotted_order && toIsoInstant(parseDottedOrder(run.dotted_order).time) === null) {
+      const dotted = run.dotted_order ? parseDottedOrder(run.dotted_order) : null;
+      if (dotted && toIsoInstant(dotted.time) === null) {
         issues.push(
           issue(
             [...op.loc, "dotted_order"],
@@ -81,7 +86,9 @@ export async function ingestRuns(
         );
         continue;
       }
-      planned.push({ op, run, sortTime: plannedTime(run, op.kind) });
+      const start = toIsoInstant(run.start_time);
+      const end = toIsoInstant(run.end_time);
+      planned.push({ op, run, dotted, start, end, sortTime: plannedTime(dotted, start, op.kind) });
     } catch (error) {
       if (!(error instanceof AppError) || !error.issues) throw error;
       for (const i of error.issues)
@@ -99,9 +106,11 @@ export async function ingestRuns(
     if (problem) issues.push(problem);
     else rows.push({ op: p.op, kind: p.op.kind, loc: p.op.loc, row: toRow(p, projects) });
   }
+  // sort_time is ISO in UTC: its first ten characters are its partition's day.
+  const days = new Set(rows.map((r) => r.row.sort_time.slice(0, 10)));
   await ensureRunPartitions(
     db,
-    rows.map((r) => new Date(r.row.sort_time)),
+    [...days].map((day) => new Date(`${day}T00:00:00Z`)),
   );
   // Stored bytes first, so a row never names an object that is not there.
   await storeRunObjects(actor.workspaceId, rows);
@@ -129,9 +138,12 @@ export async function ingestRuns(
 }
 
 /** The partition key: the time in the run's own dotted_order segment, else its start_time. */
-function plannedTime(run: RunWrite, kind: RunOp["kind"]): string | null {
-  if (run.dotted_order) return toIsoInstant(parseDottedOrder(run.dotted_order).time);
-  const start = toIsoInstant(run.start_time);
+function plannedTime(
+  dotted: DottedOrder | null,
+  start: string | null,
+  kind: RunOp["kind"],
+): string | null {
+  if (dotted) return toIsoInstant(dotted.time);
   if (start) return start;
   return kind === "post" ? new Date().toISOString() : null;
 }
@@ -197,8 +209,8 @@ function checkRun(p: Planned, projects: ProjectIds, oldest: number, newest: numb
       "run_not_found",
       404,
     );
-  if (run.dotted_order) {
-    const ids = parseDottedOrder(run.dotted_order).ids;
+  if (p.dotted) {
+    const ids = p.dotted.ids;
     if (ids[ids.length - 1] !== run.id.toLowerCase())
       return issue(
         [...op.loc, "dotted_order"],
@@ -216,9 +228,9 @@ function checkRun(p: Planned, projects: ProjectIds, oldest: number, newest: numb
   const time = Date.parse(p.sortTime);
   if (time < oldest) return issue(op.loc, "The run started before the retention period", "too_old");
   if (time > newest) return issue(op.loc, "The run starts in the future", "too_new");
-  if (run.end_time != null && toIsoInstant(run.end_time) === null)
+  if (run.end_time != null && p.end === null)
     return issue([...op.loc, "end_time"], "end_time is not a time", "datetime_parsing");
-  if (run.start_time != null && toIsoInstant(run.start_time) === null)
+  if (run.start_time != null && p.start === null)
     return issue([...op.loc, "start_time"], "start_time is not a time", "datetime_parsing");
   return null;
 }
@@ -247,7 +259,7 @@ function tokens(run: RunWrite) {
 
 function toRow(p: Planned, projects: ProjectIds): RunRow {
   const { run } = p;
-  const dotted = run.dotted_order ? parseDottedOrder(run.dotted_order).ids : null;
+  const dotted = p.dotted?.ids ?? null;
   const projectName = run.session_name ?? (p.op.kind === "post" ? "default" : null);
   const count = tokens(run);
   return {
@@ -261,8 +273,8 @@ function toRow(p: Planned, projects: ProjectIds): RunRow {
     dotted_order: run.dotted_order ?? null,
     name: run.name ?? null,
     run_type: run.run_type ?? null,
-    start_time: toIsoInstant(run.start_time),
-    end_time: toIsoInstant(run.end_time),
+    start_time: p.start,
+    end_time: p.end,
     error:
       run.error === undefined || run.error === null
         ? null

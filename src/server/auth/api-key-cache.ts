@@ -1,8 +1,7 @@
-import pg from "pg";
 import type { ApiKeyKind, OrgRole, Role } from "@/generated/prisma/enums";
 import type { DbClient } from "@/server/db";
 import { env } from "@/env";
-import { log } from "@/server/log";
+import { NotifiedCache } from "./notified-cache";
 
 /**
  * Verified API keys with their makers' current roles, cached so a busy key does not cost a
@@ -56,82 +55,17 @@ async function lookUp(db: DbClient, keyHash: string): Promise<KeyRecord | null> 
   };
 }
 
-interface Entry {
-  record: KeyRecord;
-  until: number;
-}
-
-export class ApiKeyCache {
-  private readonly entries = new Map<string, Entry>();
-  /** Bumped by every notification and on every (re)connect: a lookup that raced one is not kept. */
-  private generation = 0;
-  private listening = false;
-  private connecting: Promise<void> | null = null;
-
-  constructor(
-    private readonly databaseUrl: string | undefined,
-    private readonly ttlMs = API_KEY_CACHE_TTL_MS,
-  ) {}
-
-  /** Whether key changes are being heard (only then are keys cached). */
-  get isListening(): boolean {
-    return this.listening;
-  }
-
-  async find(db: DbClient, keyHash: string): Promise<KeyRecord | null> {
-    if (this.listening) {
-      const hit = this.entries.get(keyHash);
-      if (hit && hit.until > Date.now()) return hit.record;
-      this.entries.delete(keyHash);
-    } else this.listen();
-    const generation = this.generation;
-    const record = await lookUp(db, keyHash);
-    if (record && !record.revokedAt && this.listening && generation === this.generation) {
-      if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-      this.entries.set(keyHash, { record, until: Date.now() + this.ttlMs });
-    }
-    return record;
-  }
-
-  /** A key's hash drops that key; no hash, or an empty one (someone's roles changed), all. */
-  private forget(keyHash?: string) {
-    this.generation++;
-    if (keyHash) this.entries.delete(keyHash);
-    else this.entries.clear();
-  }
-
-  /** One LISTEN connection per process; on any failure, stop caching until it is back. */
-  private listen() {
-    if (!this.databaseUrl || this.connecting) return;
-    const client = new pg.Client({ connectionString: this.databaseUrl });
-    const down = () => {
-      this.listening = false;
-      this.forget();
-      client.removeAllListeners();
-      client.end().catch(() => undefined);
-      // Try again on a later request, not in a loop.
-      setTimeout(() => (this.connecting = null), 1_000).unref();
-    };
-    client.on("notification", (message) => this.forget(message.payload));
-    client.on("error", down);
-    client.on("end", down);
-    this.connecting = client
-      .connect()
-      .then(() => client.query(`LISTEN ${CHANNEL}`))
-      .then(() => {
-        // The server must be able to exit with this connection open.
-        (
-          client as unknown as { connection: { stream: { unref(): void } } }
-        ).connection.stream.unref();
-        this.forget();
-        this.listening = true;
-      })
-      .catch((error: unknown) => {
-        log.warn("API key cache disabled: cannot listen for key changes", {
-          error: String(error),
-        });
-        down();
-      });
+/** API keys by hash (NotifiedCache: the revocation bound above). */
+export class ApiKeyCache extends NotifiedCache<KeyRecord> {
+  constructor(databaseUrl: string | undefined, ttlMs = API_KEY_CACHE_TTL_MS) {
+    super({
+      databaseUrl,
+      channel: CHANNEL,
+      lookUp,
+      usable: (record) => !record.revokedAt,
+      ttlMs,
+      maxEntries: MAX_ENTRIES,
+    });
   }
 }
 

@@ -1,5 +1,6 @@
 import type { BulkDeleteResult } from "@/schemas/deployments";
 import { requireRole, type Actor } from "@/server/auth/actor";
+import { forgetIngestKeys } from "@/server/auth/ingest-keys";
 import type { Db } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { markForDeletion } from "@/server/services/revisions/deletion";
@@ -32,6 +33,9 @@ export async function deleteDeployment(db: Db, actor: Actor, id: string): Promis
       data: { name: row.name, ...(previews.length ? { previews: previews.length } : {}) },
     });
   }, lockedTransaction);
+  // Its ingest keys were revoked in that transaction: refused from this process's next request
+  // on, not only once the announcement arrives (contract 15.7).
+  forgetIngestKeys();
 }
 
 /** Deletes each id on its own: one failure does not stop the others (200, or 207 when some failed). */

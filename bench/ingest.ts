@@ -2,11 +2,12 @@
 // measured in the same run on the same database.
 //
 // 1. Runs/s through POST /api/v1/runs/multipart, bodies exactly as the tracing SDK builds them
-//    (parts `post.<id>` and `post.<id>.inputs|outputs|extra`, 100 runs a body, BENCH_CONCURRENCY
-//    bodies in flight), against the same rows COPY'd straight into the runs table in batches of
-//    the same size on as many connections. Ratio: Hangar ÷ COPY (goal ≥ 0.5).
+//    (parts `post.<id>` and `post.<id>.inputs|outputs|extra`, as many runs a body as GET /info's
+//    size_limit tells the SDK, or BENCH_PER_BODY; BENCH_CONCURRENCY bodies in flight), against the
+//    same rows COPY'd straight into the runs table in batches of the same size on as many
+//    connections. Ratio: Hangar ÷ COPY (goal ≥ 0.5).
 // 2. Spans/s through POST /api/v1/otel/v1/traces, OTLP protobuf made by OpenTelemetry's own
-//    serializer, against COPY of the rows those spans become. Ratio as above.
+//    serializer, 500 spans an export, against COPY of the rows those spans become. Ratio as above.
 // 3. Run query p99 on a project of BENCH_QUERY_RUNS (default 1,000,000) runs: POST /runs/query
 //    (the newest page, a filtered page, a deep cursor page) against the bare SQL the store sends
 //    for it, run over a plain connection. Ratio: bare p99 ÷ Hangar p99 (goal ≥ 0.5).
@@ -40,7 +41,8 @@ const QUERY_RUNS = Number(process.env.BENCH_QUERY_RUNS ?? 1_000_000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
 const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 300);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
-const PER_BODY = 100;
+/** Spans per OTLP export: the OpenTelemetry BatchSpanProcessor sends up to 512 (its default). */
+const SPANS_PER_EXPORT = 500;
 
 process.env.HANGAR_ENCRYPTION_KEY ??= testSecrets.HANGAR_ENCRYPTION_KEY;
 const { createDb } = await import("../src/server/db");
@@ -58,6 +60,13 @@ const server = await startServer(
   process.env.BENCH_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROF}`] : [],
 );
 const pool = new pg.Pool({ connectionString: database.url, max: CONCURRENCY + 1 });
+/** Runs per multipart body: what GET /info tells the SDK (size_limit), whole traces of five. */
+const info = (await (await fetch(`${server.url}/api/v1/info`)).json()) as {
+  batch_ingest_config: { size_limit: number };
+};
+const PER_BODY =
+  Number(process.env.BENCH_PER_BODY ?? 0) ||
+  Math.floor(info.batch_ingest_config.size_limit / 5) * 5;
 
 // ---- what the SDK sends -------------------------------------------------------------------
 
@@ -346,14 +355,14 @@ try {
 
   // 2. OTLP protobuf spans/s against COPY.
   const exportBodies: Buffer[] = [];
-  for (let made = 0; made < SPANS; made += PER_BODY) {
+  for (let made = 0; made < SPANS; made += SPANS_PER_EXPORT) {
     const memory = new InMemorySpanExporter();
     const provider = new BasicTracerProvider({
       resource: resourceFromAttributes({ "service.name": "bench-agent" }),
       spanProcessors: [new SimpleSpanProcessor(memory)],
     });
     const tracer = provider.getTracer("bench", "1.0.0");
-    for (let t = 0; t < PER_BODY / 5; t++) {
+    for (let t = 0; t < SPANS_PER_EXPORT / 5; t++) {
       const root = tracer.startSpan("agent", { attributes: { "app.user": "ada" } });
       const inRoot = trace.setSpan(context.active(), root);
       const llm = tracer.startSpan(
@@ -380,7 +389,7 @@ try {
     );
     await provider.shutdown();
   }
-  const spans = exportBodies.length * PER_BODY;
+  const spans = exportBodies.length * SPANS_PER_EXPORT;
   const otelHeaders = {
     ...key,
     "content-type": "application/x-protobuf",
@@ -401,9 +410,9 @@ try {
     throw new Error(`OTLP stored ${otelStored.rows[0].n} of ${spans} spans`);
   const otelCopyProject = await project("bench-otel-copy");
   const otelCopy = [];
-  for (let i = 0; i < spans; i += PER_BODY)
+  for (let i = 0; i < spans; i += SPANS_PER_EXPORT)
     otelCopy.push(
-      Array.from({ length: PER_BODY / 5 }, () => traceOf("x", now - 30_000, false))
+      Array.from({ length: SPANS_PER_EXPORT / 5 }, () => traceOf("x", now - 30_000, false))
         .flat()
         .map((r) => rowOf(r, ws.id, otelCopyProject.id)),
     );

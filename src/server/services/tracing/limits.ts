@@ -8,8 +8,13 @@ const MiB = 1024 * 1024;
 export const TRACING_MAX_BODY_BYTES = 10 * MiB - 1;
 /** What GET /api/v1/info tells the SDK to put in one batch (uncompressed bytes). */
 export const TRACING_BATCH_BYTES = 8 * MiB;
-/** What GET /api/v1/info tells the SDK to put in one batch (runs). */
-export const TRACING_BATCH_RUNS = 100;
+/**
+ * What GET /api/v1/info tells the SDK to put in one batch (runs). Every request pays the same
+ * fixed cost at the door (Next's routing and proxy, ~2-4 ms of CPU): at 100 runs a body that was
+ * a third of a run's ingest CPU, at 500 it is about a tenth (bench:ingest, README). A quiet
+ * SDK still sends what it has after its short delay; 500 runs of every part fit TRACING_MAX_PARTS.
+ */
+export const TRACING_BATCH_RUNS = 500;
 /** One multipart part (a run, one of its fields, an attachment, a feedback): larger → 413. */
 export const TRACING_MAX_PART_BYTES = 8 * MiB;
 /**

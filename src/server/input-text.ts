@@ -79,11 +79,8 @@ function locateBadText(value: unknown): Problem | null {
 /** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** Any UTF-16 surrogate: only then is the lookaround pattern above worth running. */
-const SURROGATE = /[\uD800-\uDFFF]/;
-
-const isBadText = (text: string) =>
-  text.includes("\u0000") || (SURROGATE.test(text) && LONE_SURROGATE.test(text));
+/** What textProblem refuses, asked natively (isWellFormed: no lone surrogate). */
+const isBadText = (text: string) => text.includes("\u0000") || !text.isWellFormed();
 
 function textProblem(text: string, loc: Loc): Problem | null {
   if (text.includes("\u0000"))

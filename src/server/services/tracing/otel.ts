@@ -141,6 +141,15 @@ export async function ingestOtlpSpans(
   requireRole(actor, "editor");
   const rejected: OtlpOutcome["rejected"] = [];
   const planned: Planned[] = [];
+  // A trace's id and a parent's run id recur across an export's spans: each hashed once.
+  const hashed = new Map<string, string>();
+  const once = (id: string, make: () => string) => {
+    let uuid = hashed.get(id);
+    if (uuid === undefined) hashed.set(id, (uuid = make()));
+    return uuid;
+  };
+  const runUuid = (traceId: string, spanId: string) =>
+    once(`${traceId}:${spanId}`, () => otelRunUuid(actor.workspaceId, traceId, spanId));
   spans.forEach((span, index) => {
     const problem = checkSpan(span);
     if (problem) {
@@ -150,11 +159,9 @@ export async function ingestOtlpSpans(
     planned.push({
       index,
       span,
-      runId: otelRunUuid(actor.workspaceId, span.traceId, span.spanId),
-      parentRunId: span.parentSpanId
-        ? otelRunUuid(actor.workspaceId, span.traceId, span.parentSpanId)
-        : null,
-      traceUuid: otelTraceUuid(actor.workspaceId, span.traceId),
+      runId: runUuid(span.traceId, span.spanId),
+      parentRunId: span.parentSpanId ? runUuid(span.traceId, span.parentSpanId) : null,
+      traceUuid: once(span.traceId, () => otelTraceUuid(actor.workspaceId, span.traceId)),
       start: nanosToIso(span.startTimeUnixNano)!,
     });
   });

@@ -24,14 +24,20 @@ export function parseDottedOrder(value: string): DottedOrder {
   };
 }
 
-const LATEST_NANOS = BigInt(Date.UTC(9999, 11, 31)) * 1_000_000n;
+const EARLIEST = Date.UTC(1970, 0, 1);
+const LATEST = Date.UTC(9999, 11, 31);
+const NANOS = /^\d{1,30}$/;
 
-/** Unix nanoseconds (decimal text, OpenTelemetry's times) → ISO with microseconds; null past 9999. */
+/**
+ * Unix nanoseconds (decimal text, OpenTelemetry's times) → ISO with microseconds; null past 9999
+ * or when not such text. Read as text, not BigInt: this runs a few times for every span.
+ */
 export function nanosToIso(nanos: string): string | null {
-  const n = BigInt(nanos);
-  if (n < 0n || n > LATEST_NANOS) return null;
-  const micros = String((n / 1000n) % 1_000_000n).padStart(6, "0");
-  return `${new Date(Number(n / 1_000_000n)).toISOString().slice(0, 19)}.${micros}Z`;
+  if (!NANOS.test(nanos)) return null;
+  const digits = nanos.padStart(10, "0");
+  const ms = Number(digits.slice(0, -6));
+  if (ms > LATEST || (ms === LATEST && /[1-9]/.test(digits.slice(-6)))) return null;
+  return `${new Date(ms).toISOString().slice(0, 19)}.${digits.slice(-9, -3)}Z`;
 }
 
 /** `2026-11-29T00:48:04.123456Z` → `20261129T004804123456`, a dotted_order segment's time. */
@@ -40,8 +46,6 @@ export function dottedStamp(iso: string): string {
 }
 
 const ISO = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:?\d{2})?$/i;
-const EARLIEST = Date.UTC(1970, 0, 1);
-const LATEST = Date.UTC(9999, 11, 31);
 
 /**
  * An instant as the SDK sends it (epoch ms, or ISO text keeping its microseconds; without an

@@ -3,7 +3,7 @@
 import { XIcon } from "@/components/ui/icons";
 import { Button } from "@/components/ui/button";
 import { noFilters, type ListFilters } from "./list-params";
-import { statusLabels } from "./status-badge";
+import { statusLabels } from "./status-labels";
 import { typeLabels } from "./type-labels";
 import type { TagOptions } from "./tag-groups";
 

@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { Table, Td, Th, Tr } from "@/components/ui/table";
 import type { DeploymentRow as Deployment } from "@/schemas/deployment-list-view";
-import type { DeploymentSort } from "@/schemas/deployment-status";
+import type { DeploymentSort } from "@/schemas/deployment-sort";
 import { typeLabels } from "./type-labels";
 import { sourceLabels } from "./source-labels";
 import { SortHeader } from "./sort-header";

@@ -11,7 +11,7 @@ import {
   type ListFilters,
   type StatusChoice,
 } from "./list-params";
-import { statusLabels } from "./status-badge";
+import { statusLabels } from "./status-labels";
 import { typeLabels } from "./type-labels";
 import { TextFilter } from "./text-filter";
 import type { TagOptions } from "./tag-groups";

@@ -2,7 +2,7 @@
 
 import { ArrowDownIcon, ArrowUpDownIcon, ArrowUpIcon } from "@/components/ui/icons";
 import { Th } from "@/components/ui/table";
-import { defaultSortDir, type DeploymentSort } from "@/schemas/deployment-status";
+import { defaultSortDir, type DeploymentSort } from "@/schemas/deployment-sort";
 import { useListFiltersContext } from "./use-list-filters";
 
 /** Without a chosen sort the list is newest first. */

@@ -7,7 +7,7 @@ import { filtersFromParams, listInput } from "@/components/deployments-list/list
 import { tagGroups, tagOptions } from "@/components/deployments-list/tag-groups";
 import { PageHeader } from "@/components/shell/page-header";
 import { buttonClass } from "@/components/ui/button";
-import { caller } from "@/trpc/server";
+import { caller } from "@/trpc/server-calls";
 
 export const metadata: Metadata = { title: "Deployments" };
 

@@ -23,6 +23,14 @@ const EmptyList = lazy(() => import("./empty-list").then((m) => ({ default: m.Em
 
 /** Back on the tab after this long, the rows are read again (the other pages' staleTime). */
 const STALE_MS = 30_000;
+/** A failed read is tried again this many times, after 1 s, then 2 s (the query client's retry). */
+const RETRIES = 2;
+
+export interface ListFailure {
+  message: string;
+  /** Whether reading again may help (not after a 4xx). */
+  retry: boolean;
+}
 
 /**
  * The list's controls around its rows (`children`, rendered on the server for the filters in
@@ -42,7 +50,7 @@ export function DeploymentsView({
   shown: number;
   total: number;
   /** Why the server could not read the list, if it could not. */
-  error: string | null;
+  error: ListFailure | null;
   children: ReactNode;
 }) {
   const list = useListFilters();
@@ -67,6 +75,20 @@ export function DeploymentsView({
     return () => document.removeEventListener("visibilitychange", onShown);
   }, [refresh]);
 
+  const retries = useRef(0);
+  useEffect(() => {
+    if (!error) retries.current = 0;
+    if (!error?.retry || retries.current >= RETRIES) return;
+    const timer = setTimeout(
+      () => {
+        retries.current++;
+        refresh();
+      },
+      1000 * 2 ** retries.current,
+    );
+    return () => clearTimeout(timer);
+  }, [error, refresh]);
+
   const filtered = hasFilters(filters);
   let body;
   if (error) {
@@ -75,7 +97,7 @@ export function DeploymentsView({
         role="alert"
         className="rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-300"
       >
-        Could not load deployments: {error}
+        Could not load deployments: {error.message}
       </div>
     );
   } else if (shown === 0) {

@@ -1,8 +1,10 @@
+import { TRPCError } from "@trpc/server";
+import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Suspense } from "react";
 import { DeploymentsTable } from "@/components/deployments-list/deployments-table";
-import { DeploymentsView } from "@/components/deployments-list/deployments-view";
+import { DeploymentsView, type ListFailure } from "@/components/deployments-list/deployments-view";
 import { filtersFromParams, listInput } from "@/components/deployments-list/list-params";
 import { tagGroups, tagOptions } from "@/components/deployments-list/tag-groups";
 import { PageHeader } from "@/components/shell/page-header";
@@ -12,6 +14,12 @@ import { caller } from "@/trpc/server-calls";
 export const metadata: Metadata = { title: "Deployments" };
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+/** A failed read in words, and whether reading again may help (not after a 4xx). */
+function listFailure(error: unknown): ListFailure {
+  const status = error instanceof TRPCError ? getHTTPStatusCodeFromError(error) : 500;
+  return { message: error instanceof Error ? error.message : String(error), retry: status >= 500 };
+}
 
 /**
  * The rows are rendered here, for the filters in the URL; the browser gets them as HTML and
@@ -25,10 +33,7 @@ export default async function DeploymentsPage({ searchParams }: { searchParams: 
   const [list, values] = await Promise.all([
     api.deployments.list(listInput(filters)).then(
       (page) => ({ page, error: null }),
-      (error: unknown) => ({
-        page: null,
-        error: error instanceof Error ? error.message : "unknown",
-      }),
+      (error: unknown) => ({ page: null, error: listFailure(error) }),
     ),
     Promise.all(keys.map((k) => api.tags.listValues({ tagKeyId: k.id }).catch(() => undefined))),
   ]);

@@ -153,17 +153,12 @@ export function deploymentDisplayStatus(
   return { ...base, kind: "idle", label: "Not running", tone: "zinc" };
 }
 
-/** The list's status filter: the API's statuses plus "failed" (its latest revision failed). */
-export const FAILED_FILTER = "FAILED";
-
-/** The list's sortable columns and directions (the URL's `sort` and `dir`). */
-export const deploymentSortKeys = ["name", "created", "updated", "status"] as const;
-export const sortDirections = ["asc", "desc"] as const;
-export interface DeploymentSort {
-  by: (typeof deploymentSortKeys)[number];
-  dir: (typeof sortDirections)[number];
-}
-
-/** Names and statuses read best from the top; times from the newest. */
-export const defaultSortDir = (by: DeploymentSort["by"]): DeploymentSort["dir"] =>
-  by === "name" || by === "status" ? "asc" : "desc";
+// The list's filter and sort values live apart (deployment-sort.ts), so the list's controls load
+// them without the badge's reading; re-exported for the code that imports them from here.
+export {
+  defaultSortDir,
+  deploymentSortKeys,
+  FAILED_FILTER,
+  sortDirections,
+  type DeploymentSort,
+} from "./deployment-sort";

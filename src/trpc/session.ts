@@ -1,6 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import type { SessionMe } from "@/schemas/session";
-import { getQueryClient, trpc } from "./server";
+import { getQueryClient, trpc } from "./server-calls";
 
 /** The signed-in user with their workspaces, or null when they belong to none. */
 export async function loadMe(): Promise<SessionMe | null> {

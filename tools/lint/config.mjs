@@ -26,7 +26,10 @@ const elements = [
   // Server infrastructure every server layer may use: auth, errors, logging, outbound HTTP...
   { type: "server-lib", pattern: ["src/server/**/*"] },
   // Server components' tRPC caller (server-only glue between pages and the tRPC door).
-  { type: "trpc-server", pattern: ["src/trpc/server.tsx", "src/trpc/session.ts"] },
+  {
+    type: "trpc-server",
+    pattern: ["src/trpc/server.tsx", "src/trpc/server-calls.ts", "src/trpc/session.ts"],
+  },
   // The dashboard's client code: it runs in the browser.
   { type: "client", pattern: ["src/components/**/*", "src/hooks/**/*", "src/trpc/**/*"] },
   { type: "schemas", pattern: ["src/schemas/**/*"] },

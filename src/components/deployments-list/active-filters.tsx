@@ -3,9 +3,9 @@
 import { XIcon } from "@/components/ui/icons";
 import { Button } from "@/components/ui/button";
 import { noFilters, type ListFilters } from "./list-params";
-import { statusLabels } from "./status-badge";
+import { statusLabels } from "./status-labels";
 import { typeLabels } from "./type-labels";
-import type { useTagOptions } from "./use-tag-options";
+import type { TagOptions } from "./tag-groups";
 
 function Chip({ label, onRemove }: { label: string; onRemove: () => void }) {
   return (
@@ -31,7 +31,7 @@ export function ActiveFilters({
 }: {
   filters: ListFilters;
   setFilters: (patch: Partial<ListFilters>) => void;
-  tags: ReturnType<typeof useTagOptions>;
+  tags: TagOptions;
 }) {
   return (
     <div className="flex flex-wrap items-center gap-2" aria-label="Active filters" role="group">

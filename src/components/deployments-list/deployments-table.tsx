@@ -1,19 +1,18 @@
-"use client";
-
-import { ArrowDownIcon, ArrowUpDownIcon, ArrowUpIcon } from "@/components/ui/icons";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { Table, Td, Th, Tr } from "@/components/ui/table";
 import type { DeploymentRow as Deployment } from "@/schemas/deployment-list-view";
-import { defaultSortDir, type DeploymentSort } from "@/schemas/deployment-status";
+import type { DeploymentSort } from "@/schemas/deployment-sort";
 import { typeLabels } from "./type-labels";
 import { sourceLabels } from "./source-labels";
+import { SortHeader } from "./sort-header";
 import { ListStatus } from "./status-badge";
-import type { TagOption } from "./use-tag-options";
+import type { TagOption } from "./tag-groups";
 
-// A fixed set of columns sorted on the server (the sort is in the URL): a plain column list
-// renders it, without a table library in the page's first-load JavaScript.
+// Rendered on the server for the filters in the URL (the rows ship as HTML, not as code): a
+// fixed set of columns sorted on the server, their headers the only client part.
+
 interface Column {
   id: string;
   header: string;
@@ -21,9 +20,6 @@ interface Column {
   sort?: DeploymentSort["by"];
   cell: (d: Deployment) => ReactNode;
 }
-
-/** Without a chosen sort the list is newest first. */
-const DEFAULT_SORT: DeploymentSort = { by: "created", dir: "desc" };
 
 function subtitle(d: Deployment): string | null {
   return (
@@ -111,44 +107,12 @@ function columnsFor(tagsById: Map<string, TagOption>): Column[] {
   ];
 }
 
-function SortHeader({
-  column,
-  sort,
-  onSort,
-}: {
-  column: Column & { sort: DeploymentSort["by"] };
-  sort: DeploymentSort;
-  onSort: (sort: DeploymentSort) => void;
-}) {
-  const current = sort.by === column.sort ? sort.dir : null;
-  const Icon =
-    current === "asc" ? ArrowUpIcon : current === "desc" ? ArrowDownIcon : ArrowUpDownIcon;
-  const next = current ? (current === "asc" ? "desc" : "asc") : defaultSortDir(column.sort);
-  return (
-    <Th aria-sort={current ? (current === "asc" ? "ascending" : "descending") : "none"}>
-      <button
-        type="button"
-        onClick={() => onSort({ by: column.sort, dir: next })}
-        aria-label={`Sort by ${column.header.toLowerCase()}`}
-        className="-mx-1 inline-flex items-center gap-1 rounded-sm px-1 tracking-wide uppercase hover:text-zinc-900 focus-visible:outline-2 focus-visible:outline-blue-600 dark:hover:text-zinc-100"
-      >
-        {column.header}
-        <Icon aria-hidden className={current ? "size-3.5" : "size-3.5 opacity-50"} />
-      </button>
-    </Th>
-  );
-}
-
 export function DeploymentsTable({
   rows,
   tagsById,
-  sort,
-  onSort,
 }: {
   rows: Deployment[];
   tagsById: Map<string, TagOption>;
-  sort: DeploymentSort | null;
-  onSort: (sort: DeploymentSort) => void;
 }) {
   const columns = columnsFor(tagsById);
   return (
@@ -157,12 +121,7 @@ export function DeploymentsTable({
         <tr>
           {columns.map((column) =>
             column.sort ? (
-              <SortHeader
-                key={column.id}
-                column={column as Column & { sort: DeploymentSort["by"] }}
-                sort={sort ?? DEFAULT_SORT}
-                onSort={onSort}
-              />
+              <SortHeader key={column.id} by={column.sort} header={column.header} />
             ) : (
               <Th key={column.id}>{column.header}</Th>
             ),

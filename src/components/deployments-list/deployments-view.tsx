@@ -1,47 +1,106 @@
 "use client";
 
-import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
-import { lazy, Suspense } from "react";
-import { useTRPC } from "@/trpc/react";
-import { DeploymentsTable } from "./deployments-table";
+import { useRouter } from "next/navigation";
+import {
+  lazy,
+  Suspense,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useTransition,
+  type ReactNode,
+} from "react";
 import { Filters } from "./filters";
-import { hasFilters, listInput, noFilters } from "./list-params";
+import { hasFilters, noFilters } from "./list-params";
 import { Pagination } from "./pagination";
-import { useListFilters } from "./use-list-filters";
+import { tagOptions, type TagGroup } from "./tag-groups";
 import { useDeploymentChanges } from "./use-deployment-changes";
-import { useTagOptions } from "./use-tag-options";
+import { ListFiltersContext, useListFilters } from "./use-list-filters";
 
 // Rarely shown, so loaded when shown (at once when the first answer is empty).
 const EmptyList = lazy(() => import("./empty-list").then((m) => ({ default: m.EmptyList })));
 
-export function DeploymentsView() {
-  const trpc = useTRPC();
-  const { filters, setFilters } = useListFilters();
-  const tags = useTagOptions();
-  const queryClient = useQueryClient();
-  const list = useQuery({
-    ...trpc.deployments.list.queryOptions(listInput(filters)),
-    placeholderData: keepPreviousData,
-  });
-  // Created, changed, deployed, deleted: the server says so and the list reads itself again.
-  const live = useDeploymentChanges(() => {
-    void queryClient.invalidateQueries({ queryKey: trpc.deployments.list.pathKey() });
-  });
-  const rows = list.data?.resources ?? [];
-  const total = list.data?.total ?? 0;
-  const filtered = hasFilters(filters);
+/** Back on the tab after this long, the rows are read again (the other pages' staleTime). */
+const STALE_MS = 30_000;
+/** A failed read is tried again this many times, after 1 s, then 2 s (the query client's retry). */
+const RETRIES = 2;
 
+export interface ListFailure {
+  message: string;
+  /** Whether reading again may help (not after a 4xx). */
+  retry: boolean;
+}
+
+/**
+ * The list's controls around its rows (`children`, rendered on the server for the filters in
+ * the URL). Filters, sorting and paging change the URL, and the server renders the rows again;
+ * a live change (and each (re)connection of the change stream), or coming back to the tab after
+ * a while, refreshes the route. The page's first load carries no data-fetching code.
+ */
+export function DeploymentsView({
+  tags: groups,
+  shown,
+  total,
+  error,
+  children,
+}: {
+  tags: TagGroup[];
+  /** How many rows the server rendered, and how many match across pages. */
+  shown: number;
+  total: number;
+  /** Why the server could not read the list, if it could not. */
+  error: ListFailure | null;
+  children: ReactNode;
+}) {
+  const list = useListFilters();
+  const { filters, setFilters } = list;
+  const tags = useMemo(() => tagOptions(groups), [groups]);
+  const router = useRouter();
+  const [refreshing, startRefresh] = useTransition();
+  const refresh = useCallback(() => startRefresh(() => router.refresh()), [router]);
+  // Created, changed, deployed, deleted: the server says so and the rows are rendered again.
+  const live = useDeploymentChanges(refresh);
+
+  const renderedAt = useRef(0);
+  useEffect(() => {
+    renderedAt.current = Date.now();
+  }, [children]);
+  useEffect(() => {
+    const onShown = () => {
+      if (document.visibilityState === "visible" && Date.now() - renderedAt.current > STALE_MS)
+        refresh();
+    };
+    document.addEventListener("visibilitychange", onShown);
+    return () => document.removeEventListener("visibilitychange", onShown);
+  }, [refresh]);
+
+  const retries = useRef(0);
+  useEffect(() => {
+    if (!error) retries.current = 0;
+    if (!error?.retry || retries.current >= RETRIES) return;
+    const timer = setTimeout(
+      () => {
+        retries.current++;
+        refresh();
+      },
+      1000 * 2 ** retries.current,
+    );
+    return () => clearTimeout(timer);
+  }, [error, refresh]);
+
+  const filtered = hasFilters(filters);
   let body;
-  if (list.isError) {
+  if (error) {
     body = (
       <div
         role="alert"
         className="rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-800 dark:border-red-500/30 dark:bg-red-500/10 dark:text-red-300"
       >
-        Could not load deployments: {list.error.message}
+        Could not load deployments: {error.message}
       </div>
     );
-  } else if (list.data && rows.length === 0) {
+  } else if (shown === 0) {
     body = (
       <Suspense>
         <EmptyList
@@ -54,22 +113,17 @@ export function DeploymentsView() {
   } else {
     body = (
       <div
-        className={list.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}
-        aria-busy={list.isFetching}
+        className={list.pending ? "opacity-60 transition-opacity" : undefined}
+        aria-busy={list.pending || refreshing}
       >
-        <DeploymentsTable
-          rows={rows}
-          tagsById={tags.byId}
-          sort={filters.sort}
-          onSort={(sort) => setFilters({ sort })}
-        />
+        {children}
         <div className="mt-4">
           <Pagination
             filters={filters}
-            shown={rows.length}
+            shown={shown}
             total={total}
             live={live}
-            hasNext={filters.offset + rows.length < total}
+            hasNext={filters.offset + shown < total}
             setFilters={setFilters}
           />
         </div>
@@ -78,9 +132,11 @@ export function DeploymentsView() {
   }
 
   return (
-    <div className="space-y-5">
-      <Filters filters={filters} setFilters={setFilters} tags={tags} />
-      {body}
-    </div>
+    <ListFiltersContext value={list}>
+      <div className="space-y-5">
+        <Filters filters={filters} setFilters={setFilters} tags={tags} />
+        {body}
+      </div>
+    </ListFiltersContext>
   );
 }

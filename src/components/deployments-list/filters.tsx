@@ -11,10 +11,10 @@ import {
   type ListFilters,
   type StatusChoice,
 } from "./list-params";
-import { statusLabels } from "./status-badge";
+import { statusLabels } from "./status-labels";
 import { typeLabels } from "./type-labels";
 import { TextFilter } from "./text-filter";
-import type { useTagOptions } from "./use-tag-options";
+import type { TagOptions } from "./tag-groups";
 
 type SetFilters = (patch: Partial<ListFilters>) => void;
 
@@ -32,7 +32,7 @@ export function Filters({
 }: {
   filters: ListFilters;
   setFilters: SetFilters;
-  tags: ReturnType<typeof useTagOptions>;
+  tags: TagOptions;
 }) {
   return (
     <div className="space-y-3">

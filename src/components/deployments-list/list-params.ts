@@ -5,7 +5,7 @@ import {
   FAILED_FILTER,
   sortDirections,
   type DeploymentSort,
-} from "@/schemas/deployment-status";
+} from "@/schemas/deployment-sort";
 import { deploymentStatuses, deploymentTypes } from "@/schemas/deployment-values";
 import type { deploymentListViewQuery } from "@/schemas/deployment-list-view";
 

@@ -2,22 +2,10 @@ import { Badge } from "@/components/ui/badge";
 import type { DeploymentRow } from "@/schemas/deployment-list-view";
 import {
   deploymentDisplayStatus,
-  FAILED_FILTER,
   type HealthInput,
   type RevisionSummary,
   type StatusInput,
 } from "@/schemas/deployment-status";
-import type { StatusChoice } from "./list-params";
-
-/** The status filter's choices: "Failed" (the latest revision failed) and the API's statuses. */
-export const statusLabels: Record<StatusChoice, string> = {
-  [FAILED_FILTER]: "Failed",
-  READY: "Ready",
-  AWAITING_DATABASE: "Awaiting database",
-  UNUSED: "Unused",
-  AWAITING_DELETE: "Deleting",
-  UNKNOWN: "Unhealthy or unknown",
-};
 
 /** A deployment's badge: its status read together with its latest and active revisions. */
 export function StatusBadge({

@@ -2,15 +2,10 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/trpc/react";
-
-export interface TagOption {
-  id: string;
-  key: string;
-  value: string;
-}
+import { tagGroups, tagOptions, type TagOptions } from "./tag-groups";
 
 /** The workspace's tag values grouped by key, and a lookup by value id. */
-export function useTagOptions() {
+export function useTagOptions(): TagOptions {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const keys = useQuery(trpc.tags.listKeys.queryOptions()).data ?? [];
@@ -27,14 +22,5 @@ export function useTagOptions() {
     // Reads the per-key caches, which keep their own freshness.
     staleTime: 0,
   }).data;
-  const groups = keys.map((k, i) => ({
-    key: k.key,
-    options: (values?.[i] ?? []).map((v): TagOption => ({
-      id: v.id,
-      key: k.key,
-      value: v.value,
-    })),
-  }));
-  const byId = new Map(groups.flatMap((g) => g.options.map((o) => [o.id, o] as const)));
-  return { groups, byId };
+  return tagOptions(tagGroups(keys, values ?? []));
 }

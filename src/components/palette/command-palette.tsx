@@ -4,15 +4,20 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useDeferredValue, useId, useState } from "react";
 import { Dialog } from "@/components/ui/dialog";
-import { useTRPC } from "@/trpc/react";
+import { TRPCReactProvider, useTRPC } from "@/trpc/react";
 import { matchPages, type PaletteItem } from "./palette-items";
 
-/** A combobox over pages and deployments: arrows move, Enter goes, Escape closes. */
+/**
+ * A combobox over pages and deployments: arrows move, Enter goes, Escape closes. It brings its own
+ * data layer: the header is outside the segments that mount one.
+ */
 export function CommandPalette({ open, onClose }: { open: boolean; onClose: () => void }) {
   return (
-    <Dialog open={open} onClose={onClose} title="Go to">
-      <PaletteSearch onClose={onClose} />
-    </Dialog>
+    <TRPCReactProvider>
+      <Dialog open={open} onClose={onClose} title="Go to">
+        <PaletteSearch onClose={onClose} />
+      </Dialog>
+    </TRPCReactProvider>
   );
 }
 

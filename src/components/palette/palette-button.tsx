@@ -4,7 +4,8 @@ import { lazy, Suspense, useState, type ReactNode } from "react";
 import { useCommandPalette } from "./use-command-palette";
 
 // The palette's code loads on first use, not with every page's header (React's lazy: next/dynamic
-// would add its own loader code to every page for this one import).
+// would add its own loader code to every page for this one import), with the data layer it reads
+// through: the header sits outside the segments that mount one.
 const CommandPalette = lazy(() =>
   import("./command-palette").then((m) => ({ default: m.CommandPalette })),
 );

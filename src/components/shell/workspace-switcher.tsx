@@ -1,15 +1,14 @@
 "use client";
 
-import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
 import { toast } from "@/components/ui/toast";
 import type { SessionMe } from "@/schemas/session";
 import { switchWorkspace } from "@/server/auth/actions";
+import { clearQueryCache } from "@/trpc/query-cache";
 
 export function WorkspaceSwitcher({ me }: { me: SessionMe }) {
   const router = useRouter();
-  const queryClient = useQueryClient();
   const [pending, startTransition] = useTransition();
   const current = me.workspaces.find((w) => w.id === me.current_workspace_id);
   const organizations = [...new Set(me.workspaces.map((w) => w.organization_name))];
@@ -22,7 +21,7 @@ export function WorkspaceSwitcher({ me }: { me: SessionMe }) {
     startTransition(async () => {
       await switchWorkspace(workspaceId);
       // Everything cached belongs to the previous workspace.
-      queryClient.clear();
+      clearQueryCache();
       router.push("/deployments");
       router.refresh();
       toast.success(`Switched to ${me.workspaces.find((w) => w.id === workspaceId)?.name}`);

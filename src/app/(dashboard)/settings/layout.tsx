@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { PageHeader } from "@/components/shell/page-header";
 import { TabNav } from "@/components/ui/tabs";
+import { TRPCReactProvider } from "@/trpc/react";
 
 const tabs = [
   { href: "/settings/api-keys", label: "API keys" },
@@ -21,7 +22,7 @@ export default function SettingsLayout({ children }: { children: ReactNode }) {
         description="Access to this workspace and what happened in it."
       />
       <TabNav label="Settings sections" tabs={tabs} />
-      {children}
+      <TRPCReactProvider>{children}</TRPCReactProvider>
     </>
   );
 }

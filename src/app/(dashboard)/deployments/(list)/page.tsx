@@ -1,28 +1,44 @@
+import { TRPCError } from "@trpc/server";
+import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Suspense } from "react";
-import { DeploymentsView } from "@/components/deployments-list/deployments-view";
+import { DeploymentsTable } from "@/components/deployments-list/deployments-table";
+import { DeploymentsView, type ListFailure } from "@/components/deployments-list/deployments-view";
 import { filtersFromParams, listInput } from "@/components/deployments-list/list-params";
+import { tagGroups, tagOptions } from "@/components/deployments-list/tag-groups";
 import { PageHeader } from "@/components/shell/page-header";
 import { buttonClass } from "@/components/ui/button";
-import { getQueryClient, HydrateClient, trpc } from "@/trpc/server";
+import { caller } from "@/trpc/server-calls";
 
 export const metadata: Metadata = { title: "Deployments" };
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
+/** A failed read in words, and whether reading again may help (not after a 4xx). */
+function listFailure(error: unknown): ListFailure {
+  const status = error instanceof TRPCError ? getHTTPStatusCodeFromError(error) : 500;
+  return { message: error instanceof Error ? error.message : String(error), retry: status >= 500 };
+}
+
+/**
+ * The rows are rendered here, for the filters in the URL; the browser gets them as HTML and
+ * only the controls as code. Live changes refresh this route (see DeploymentsView).
+ */
 export default async function DeploymentsPage({ searchParams }: { searchParams: SearchParams }) {
   const raw = await searchParams;
   const filters = filtersFromParams({ get: (name) => [raw[name]].flat()[0] ?? null });
-  const queryClient = getQueryClient();
-  // Prefetch what the client view asks for first, so the table renders with data.
-  const keys = await queryClient.fetchQuery(trpc.tags.listKeys.queryOptions()).catch(() => []);
-  await Promise.all([
-    queryClient.prefetchQuery(trpc.deployments.list.queryOptions(listInput(filters))),
-    ...keys.map((k) =>
-      queryClient.prefetchQuery(trpc.tags.listValues.queryOptions({ tagKeyId: k.id })),
+  const api = await caller();
+  const keys = await api.tags.listKeys().catch(() => []);
+  const [list, values] = await Promise.all([
+    api.deployments.list(listInput(filters)).then(
+      (page) => ({ page, error: null }),
+      (error: unknown) => ({ page: null, error: listFailure(error) }),
     ),
+    Promise.all(keys.map((k) => api.tags.listValues({ tagKeyId: k.id }).catch(() => undefined))),
   ]);
+  const tags = tagGroups(keys, values);
+  const rows = list.page?.resources ?? [];
   return (
     <>
       <PageHeader
@@ -34,11 +50,16 @@ export default async function DeploymentsPage({ searchParams }: { searchParams: 
           </Link>
         }
       />
-      <HydrateClient>
-        <Suspense>
-          <DeploymentsView />
-        </Suspense>
-      </HydrateClient>
+      <Suspense>
+        <DeploymentsView
+          tags={tags}
+          shown={rows.length}
+          total={list.page?.total ?? 0}
+          error={list.error}
+        >
+          <DeploymentsTable rows={rows} tagsById={tagOptions(tags).byId} />
+        </DeploymentsView>
+      </Suspense>
     </>
   );
 }

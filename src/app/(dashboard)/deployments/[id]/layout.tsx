@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { TRPCReactProvider } from "@/trpc/react";
 import { loadDeployment } from "./load";
 
 /**
@@ -14,5 +15,5 @@ export default async function DeploymentLayout({
   params: Promise<{ id: string }>;
 }) {
   await loadDeployment((await params).id);
-  return children;
+  return <TRPCReactProvider>{children}</TRPCReactProvider>;
 }

@@ -3,6 +3,7 @@ import { generateApiKey } from "@/server/auth/api-keys";
 import { API_KEY_CACHE_TTL_MS, ApiKeyCache } from "@/server/auth/api-key-cache";
 import { createTenant, testDb, type Tenant } from "../helpers/fixtures";
 import { api } from "../helpers/http";
+import { listening } from "../helpers/notified-cache";
 
 // Verified API keys are cached (src/server/auth/api-key-cache.ts). The bound: a change to a key
 // reaches every cache at once through the api_keys trigger's notification, and no entry outlives
@@ -31,12 +32,7 @@ async function newKey() {
   return { ...key, id: row.id };
 }
 
-async function listeningCache() {
-  const cache = new ApiKeyCache(process.env.DATABASE_URL);
-  await cache.find(testDb(), "0".repeat(64)); // starts listening
-  await vi.waitUntil(() => cache.isListening, { timeout: 30_000, interval: 20 });
-  return cache;
-}
+const listeningCache = () => listening(new ApiKeyCache(process.env.DATABASE_URL));
 
 describe("API key cache", () => {
   it("serves a verified key from memory until the TTL, and never longer", async () => {

@@ -4,6 +4,7 @@ import { INGEST_KEY_CACHE_TTL_MS, IngestKeyCache } from "@/server/auth/ingest-ke
 import { issueIngestKey } from "@/server/services/tracing/ingest-keys";
 import { createTenant, testDb, type Tenant } from "../helpers/fixtures";
 import { api } from "../helpers/http";
+import { listening } from "../helpers/notified-cache";
 import { sdkRun } from "../helpers/tracing";
 
 // Deployments' ingest keys are cached like API keys (src/server/auth/ingest-keys.ts, contract
@@ -45,12 +46,7 @@ async function newKey() {
   return { ...issued, hash: sha256Hex(issued.key), deploymentId: deployment.id, name };
 }
 
-async function listeningCache() {
-  const cache = new IngestKeyCache(process.env.DATABASE_URL);
-  await cache.find(testDb(), "0".repeat(64)); // starts listening
-  await vi.waitUntil(() => cache.isListening, { timeout: 30_000, interval: 20 });
-  return cache;
-}
+const listeningCache = () => listening(new IngestKeyCache(process.env.DATABASE_URL));
 
 describe("ingest key cache", () => {
   it("serves a key from memory until the TTL, and never longer", async () => {

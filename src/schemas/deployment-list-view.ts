@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { boolQuery, uuid } from "./common";
-import { deploymentSortKeys, sortDirections } from "./deployment-status";
+import { deploymentSortKeys, sortDirections } from "./deployment-sort";
 import { deployment, listDeploymentsQuery } from "./deployments";
 import { revisionStatus } from "./revisions";
 import { runtimeState } from "./runtime";

@@ -12,6 +12,9 @@ export interface DeploymentSort {
   dir: (typeof sortDirections)[number];
 }
 
+/** Without a chosen sort the list is newest first. */
+export const DEFAULT_SORT: DeploymentSort = { by: "created", dir: "desc" };
+
 /** Names and statuses read best from the top; times from the newest. */
 export const defaultSortDir = (by: DeploymentSort["by"]): DeploymentSort["dir"] =>
   by === "name" || by === "status" ? "asc" : "desc";

@@ -152,13 +152,3 @@ export function deploymentDisplayStatus(
   if (!latest) return { ...base, kind: "unknown", label: "Checking…", tone: "zinc" };
   return { ...base, kind: "idle", label: "Not running", tone: "zinc" };
 }
-
-// The list's filter and sort values live apart (deployment-sort.ts), so the list's controls load
-// them without the badge's reading; re-exported for the code that imports them from here.
-export {
-  defaultSortDir,
-  deploymentSortKeys,
-  FAILED_FILTER,
-  sortDirections,
-  type DeploymentSort,
-} from "./deployment-sort";

@@ -25,6 +25,12 @@ export const tagValue = z
   .meta({ id: "TagValue" });
 export type TagValue = z.infer<typeof tagValue>;
 
+/** A key with all its values (the deployments list's filter menu and chips, in one read). */
+export const tagKeyWithValues = tagKey
+  .extend({ values: z.array(tagValue) })
+  .meta({ id: "TagKeyWithValues" });
+export type TagKeyWithValues = z.infer<typeof tagKeyWithValues>;
+
 export const createTagKeyBody = z
   .object({ key: tagText("A tag key") })
   .meta({ id: "CreateTagKey" });

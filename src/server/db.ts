@@ -45,8 +45,8 @@ export const isFullClient = (db: DbClient): db is Db =>
 /**
  * A statement on the hottest paths (the deployment list, run ingest and query), sent on the
  * client's own pg pool past Prisma's raw-query layer, which costs about 0.4 ms of CPU per query
- * over pg's own 0.2 (profiled under bench:list). Values are pg's: text stays text, so it suits queries whose columns are
- * text or JSON built by PostgreSQL. Each distinct text is a named statement, parsed once per
+ * over pg's own 0.2 (profiled under bench:list). Values are pg's: text stays text, so it suits
+ * queries whose columns are text or JSON built by PostgreSQL. Each distinct text is a named statement, parsed once per
  * connection (the list's SQL is a few kilobytes: parsing it was a third of its database CPU).
  * `named: false` for a query whose texts vary without bound (each would stay prepared on every
  * pooled connection). Inside a transaction (no pool of its own) it is `$queryRawUnsafe` on it.

@@ -156,4 +156,22 @@ describe("tRPC tags", () => {
     const anonymous = createCaller({ db: testDb(), requestId: "t4", actor: null });
     await expect(anonymous.tags.listKeys()).rejects.toMatchObject({ code: "UNAUTHORIZED" });
   });
+
+  it("lists every key with its values in one read, in order, inside the workspace only", async () => {
+    const admin = createCaller({ db: testDb(), requestId: "t5", actor: other.actors.admin });
+    const zone = await admin.tags.createKey({ key: "zone" });
+    const team = await admin.tags.createKey({ key: "team" });
+    const west = await admin.tags.createValue({ tagKeyId: zone.id, value: "west" });
+    const east = await admin.tags.createValue({ tagKeyId: zone.id, value: "east" });
+    const groups = await admin.tags.listKeysWithValues();
+    expect(groups.map((g) => g.key)).toEqual((await admin.tags.listKeys()).map((k) => k.key));
+    expect(groups.find((g) => g.id === zone.id)).toEqual({ ...zone, values: [east, west] });
+    expect(groups.find((g) => g.id === team.id)).toEqual({ ...team, values: [] });
+
+    // Another workspace's keys and values never show.
+    const viewer = createCaller({ db: testDb(), requestId: "t6", actor: tenant.actors.viewer });
+    const theirs = await viewer.tags.listKeysWithValues();
+    expect(theirs.some((g) => g.id === zone.id || g.id === team.id)).toBe(false);
+    expect(theirs.map((g) => g.key)).toEqual((await viewer.tags.listKeys()).map((k) => k.key));
+  });
 });

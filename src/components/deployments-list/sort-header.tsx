@@ -2,11 +2,8 @@
 
 import { ArrowDownIcon, ArrowUpDownIcon, ArrowUpIcon } from "@/components/ui/icons";
 import { Th } from "@/components/ui/table";
-import { defaultSortDir, type DeploymentSort } from "@/schemas/deployment-sort";
+import { DEFAULT_SORT, defaultSortDir, type DeploymentSort } from "@/schemas/deployment-sort";
 import { useListFiltersContext } from "./use-list-filters";
-
-/** Without a chosen sort the list is newest first. */
-const DEFAULT_SORT: DeploymentSort = { by: "created", dir: "desc" };
 
 /** A sortable column's header: the server sorts; the URL holds the sort. */
 export function SortHeader({ by, header }: { by: DeploymentSort["by"]; header: string }) {

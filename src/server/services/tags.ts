@@ -2,7 +2,7 @@ import type { TagKey as TagKeyRow, TagValue as TagValueRow } from "@/generated/p
 import { requireRole, type Actor } from "@/server/auth/actor";
 import type { Db } from "@/server/db";
 import { badRequest, conflict, isUniqueViolation, notFound } from "@/server/errors";
-import type { TagKey, TagValue } from "@/schemas/tags";
+import type { TagKey, TagKeyWithValues, TagValue } from "@/schemas/tags";
 import { recordAudit } from "./audit/record";
 
 const toTagKey = (row: TagKeyRow): TagKey => ({
@@ -23,6 +23,16 @@ export async function listTagKeys(db: Db, actor: Actor): Promise<TagKey[]> {
     orderBy: { key: "asc" },
   });
   return rows.map(toTagKey);
+}
+
+/** Every key of the workspace with its values, keys and values in order: one query. */
+export async function listTagKeysWithValues(db: Db, actor: Actor): Promise<TagKeyWithValues[]> {
+  const rows = await db.tagKey.findMany({
+    where: { workspaceId: actor.workspaceId },
+    orderBy: { key: "asc" },
+    include: { values: { orderBy: { value: "asc" } } },
+  });
+  return rows.map((row) => ({ ...toTagKey(row), values: row.values.map(toTagValue) }));
 }
 
 async function findTagKey(db: Db, actor: Actor, tagKeyId: string): Promise<TagKeyRow> {

@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { createTagKeyBody, createTagValueBody, tagKey, tagValue } from "@/schemas/tags";
+import {
+  createTagKeyBody,
+  createTagValueBody,
+  tagKey,
+  tagKeyWithValues,
+  tagValue,
+} from "@/schemas/tags";
 import { uuid } from "@/schemas/common";
 import * as tags from "@/server/services/tags";
 import { createRouter, workspaceProcedure } from "../trpc";
@@ -8,6 +14,9 @@ export const tagsRouter = createRouter({
   listKeys: workspaceProcedure
     .output(z.array(tagKey))
     .query(({ ctx }) => tags.listTagKeys(ctx.db, ctx.actor)),
+  listKeysWithValues: workspaceProcedure
+    .output(z.array(tagKeyWithValues))
+    .query(({ ctx }) => tags.listTagKeysWithValues(ctx.db, ctx.actor)),
   createKey: workspaceProcedure
     .input(createTagKeyBody)
     .output(tagKey)

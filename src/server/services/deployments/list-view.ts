@@ -1,6 +1,7 @@
 import { harmless } from "@/lib/log-text";
 import { plainReason } from "@/lib/runtime-words";
-import { defaultSortDir, type RevisionSummary } from "@/schemas/deployment-status";
+import { defaultSortDir } from "@/schemas/deployment-sort";
+import type { RevisionSummary } from "@/schemas/deployment-status";
 import type { DeploymentListView, DeploymentListViewQuery } from "@/schemas/deployment-list-view";
 import type { Actor } from "@/server/auth/actor";
 import type { DbClient } from "@/server/db";

@@ -1,6 +1,7 @@
 import { Prisma } from "@/generated/prisma/client";
 import type { Page } from "@/schemas/common";
-import { FAILED_REVISION_STATUSES, type DeploymentSort } from "@/schemas/deployment-status";
+import { DEFAULT_SORT, type DeploymentSort } from "@/schemas/deployment-sort";
+import { FAILED_REVISION_STATUSES } from "@/schemas/deployment-status";
 import type { Deployment, ListDeploymentsQuery } from "@/schemas/deployments";
 import { ACTIVE_STATUSES } from "@/schemas/revision-states";
 import type { Actor } from "@/server/auth/actor";
@@ -44,7 +45,7 @@ const sortKeys: Record<DeploymentSort["by"], Prisma.Sql> = {
 };
 
 /** ORDER BY on `d` for a sort (whitelisted keys), ties broken by id in the same direction. */
-function orderBy(sort: DeploymentSort = { by: "created", dir: "desc" }): Prisma.Sql {
+function orderBy(sort: DeploymentSort = DEFAULT_SORT): Prisma.Sql {
   const dir = sort.dir === "asc" ? Prisma.sql`ASC` : Prisma.sql`DESC`;
   return Prisma.sql`${sortKeys[sort.by]} ${dir}, d.id ${dir}`;
 }

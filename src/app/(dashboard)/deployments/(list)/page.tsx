@@ -29,15 +29,18 @@ export default async function DeploymentsPage({ searchParams }: { searchParams: 
   const raw = await searchParams;
   const filters = filtersFromParams({ get: (name) => [raw[name]].flat()[0] ?? null });
   const api = await caller();
-  const keys = await api.tags.listKeys().catch(() => []);
-  const [list, values] = await Promise.all([
+  // Read again on every live change (a route refresh): the tags in one query, beside the list.
+  const [list, keys] = await Promise.all([
     api.deployments.list(listInput(filters)).then(
       (page) => ({ page, error: null }),
       (error: unknown) => ({ page: null, error: listFailure(error) }),
     ),
-    Promise.all(keys.map((k) => api.tags.listValues({ tagKeyId: k.id }).catch(() => undefined))),
+    api.tags.listKeysWithValues().catch(() => []),
   ]);
-  const tags = tagGroups(keys, values);
+  const tags = tagGroups(
+    keys,
+    keys.map((k) => k.values),
+  );
   const rows = list.page?.resources ?? [];
   return (
     <>

@@ -338,7 +338,7 @@ describe("a build's bounds", () => {
       "busybox sort < /dev/zero",
     );
     expect(revision.status, log.join("\n")).toBe("BUILD_FAILED");
-    expect(revision.statusMessage).toMatch(
+    expect(revision.statusMessage, log.join("\n")).toMatch(
       /^The build ran out of memory \(HANGAR_BUILD_MEMORY=384Mi\): /,
     );
   }, 150_000);

@@ -22,6 +22,13 @@ const PASSED_ENV = ["PATH", "LANG", "LC_ALL", "XDG_RUNTIME_DIR"];
 const REDACTED = "********";
 /** A fork bomb holds the process limit; a build that holds it this long is stopped. */
 const PROCESS_LIMIT_MS = 5000;
+/**
+ * A build whose unreclaimable memory stays within this of HANGAR_BUILD_MEMORY for
+ * PROCESS_LIMIT_MS is out of memory: a kernel that thrashes at the limit instead of killing
+ * (seen under gVisor, with the build's tmpfs files counted in) would hold it there until the
+ * build's time ran out, and say so instead of the cause.
+ */
+const memoryMargin = (limit: number) => Math.max(8 * 1024 * 1024, limit * 0.02);
 
 export interface SessionOptions {
   buildah: string;
@@ -109,15 +116,23 @@ export async function startBuildSession(options: SessionOptions): Promise<BuildS
           `The build wrote ${formatBytes(bytes)}, more than HANGAR_BUILD_DISK (${bounds.disk}), and was stopped.`,
         ),
     });
-    let atLimitSince: number | null = null;
+    // How long the build has held each bound, stopped at PROCESS_LIMIT_MS.
+    const held = { processes: null as number | null, memory: null as number | null };
+    const holds = (bound: keyof typeof held, atLimit: boolean) => {
+      held[bound] = atLimit ? (held[bound] ?? Date.now()) : null;
+      return held[bound] !== null && Date.now() - held[bound] >= PROCESS_LIMIT_MS;
+    };
     const group = cgroup;
     watch = setInterval(() => {
       void group.events().then(
-        ({ processes }) => {
-          atLimitSince = processes >= bounds.processes - 1 ? (atLimitSince ?? Date.now()) : null;
-          if (atLimitSince !== null && Date.now() - atLimitSince >= PROCESS_LIMIT_MS)
+        ({ processes, memoryHeld }) => {
+          if (holds("processes", processes >= bounds.processes - 1))
             stop(
               `The build held HANGAR_BUILD_PROCESSES (${bounds.processes} processes) for ${PROCESS_LIMIT_MS / 1000} s and was stopped.`,
+            );
+          if (holds("memory", memoryHeld >= bounds.memoryBytes - memoryMargin(bounds.memoryBytes)))
+            stop(
+              `The build ran out of memory (HANGAR_BUILD_MEMORY=${bounds.memory}): it held the limit for ${PROCESS_LIMIT_MS / 1000} s and was stopped.`,
             );
         },
         () => undefined,

@@ -26,6 +26,11 @@ export interface CgroupEvents {
   forksRefused: number;
   /** Processes and threads in it now (what its pids limit counts). */
   processes: number;
+  /**
+   * Bytes of its memory nothing can reclaim without swap (anonymous memory and tmpfs/shared
+   * pages): at its memory limit, the build is out of memory whether or not the kernel kills it.
+   */
+  memoryHeld: number;
 }
 
 export interface BuildCgroup {
@@ -244,14 +249,17 @@ export async function createBuildCgroup(
   return {
     procsFiles: folders.map((d) => path.join(d, "cgroup.procs")),
     async events() {
-      const [oomKills, forksRefused, processes] = await Promise.all([
+      const stat = path.join(memoryDir, "memory.stat");
+      const [oomKills, forksRefused, processes, anon, shmem] = await Promise.all([
         found.kind === "v2"
           ? readNumber(path.join(memoryDir, "memory.events"), "oom_kill")
           : readNumber(path.join(memoryDir, "memory.oom_control"), "oom_kill"),
         readNumber(path.join(pidsDir, "pids.events"), "max"),
         readNumber(path.join(pidsDir, "pids.current")),
+        readNumber(stat, found.kind === "v2" ? "anon" : "total_rss"),
+        readNumber(stat, found.kind === "v2" ? "shmem" : "total_shmem"),
       ]);
-      return { oomKills, forksRefused, processes };
+      return { oomKills, forksRefused, processes, memoryHeld: anon + shmem };
     },
     kill: () => killAll(folders, freezer, found.kind),
     async destroy() {

@@ -33,6 +33,11 @@ beforeAll(async () => {
     HANGAR_ENCRYPTION_KEY: process.env.HANGAR_ENCRYPTION_KEY!,
     HANGAR_ROLLOUT_TIMEOUT_SECONDS: "20",
     HANGAR_QUEUE_POLL_SECONDS: "0.5",
+    // The engine alone: the health watch (tested in runtime-observed and e2e deployment-health) would
+    // judge the fake cluster's crash loop 250 ms after the failed rollout and race the reads
+    // below. Its first judgement comes after this file is done.
+    HANGAR_HEALTH_SETTLE_MS: "600000",
+    HANGAR_HEALTH_RESYNC_SECONDS: "600",
   });
 });
 afterAll(async () => {
